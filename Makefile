@@ -1,0 +1,62 @@
+# uid: PGXS build.  `make && make install`, then `make installcheck`;
+# test/run.sh runs every suite against a private install (see README).
+
+EXTENSION   = uid
+EXTVERSION  = 1.0
+MODULE_big  = uid
+OBJS = \
+	src/uid.o \
+	src/generator.o \
+	src/clock.o \
+	src/hwm.o \
+	src/layout.o \
+	src/stats.o
+
+# The install script of the current version is assembled from one part per
+# concern (sql/install/NN_*.sql, in order); older versions' scripts and the
+# upgrade scripts are committed as they shipped.
+INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
+DATA_built  = sql/$(EXTENSION)--$(EXTVERSION).sql
+DATA        = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
+
+# pg_regress: every sql/*.sql that is not an install or upgrade script.
+REGRESS      = $(sort $(notdir $(basename $(filter-out sql/$(EXTENSION)--%,$(wildcard sql/*.sql)))))
+REGRESS_OPTS = --temp-instance=tmp_check --temp-config=test/uid_test.conf \
+	--load-extension=$(EXTENSION)
+
+# Isolation specs live in test/isolation/{specs,expected}.
+ISOLATION      = $(sort $(notdir $(basename $(wildcard test/isolation/specs/*.spec))))
+ISOLATION_OPTS = --inputdir=test/isolation --temp-instance=tmp_check_iso \
+	--temp-config=test/uid_test.conf --load-extension=$(EXTENSION)
+
+# Perl TAP tests (PostgreSQL::Test::Cluster) live in test/t.
+TAP_TESTS   = 1
+PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
+PROVE_FLAGS = -I test/t
+
+PG_CPPFLAGS = -I$(srcdir)/src
+PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
+	-Wno-sign-compare
+
+EXTRA_CLEAN = $(DATA_built) tmp_install
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(DATA_built): $(INSTALL_PARTS) Makefile
+	cat $(INSTALL_PARTS) > $@
+
+.PHONY: test
+test:
+	bash test/run.sh
+
+# One suite at a time (test/run.sh runs them all against a private install
+# by passing bindir=...).
+.PHONY: installcheck-regress installcheck-isolation installcheck-tap
+installcheck-regress:
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(REGRESS)
+installcheck-isolation:
+	$(pg_isolation_regress_installcheck) $(ISOLATION_OPTS) $(ISOLATION)
+installcheck-tap:
+	$(prove_installcheck)

@@ -1,0 +1,127 @@
+/*
+ * clock.c
+ *		The clock guard: reading the wall clock, waiting out a small backward
+ *		step, refusing a large one, and waiting for the next millisecond when
+ *		a millisecond's 4096 sequence numbers are used up.
+ *
+ * The generator (generator.c) decides what it needs; this file only reads the
+ * clock and waits.  All waits check for interrupts, so query cancel and
+ * statement_timeout end them.
+ */
+#include "postgres.h"
+
+#include <time.h>
+
+#include "miscadmin.h"
+#include "storage/latch.h"
+#include "utils/guc.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "uid.h"
+
+int			uid_clock_max_wait_ms = 5;
+
+/* longest single sleep while waiting out a backward step */
+#define UID_CLOCK_PAUSE_MAX_MS 10
+
+void
+UidClockDefineSettings(void)
+{
+	DefineCustomIntVariable("uid.clock_max_wait_ms",
+							"Largest backward clock step that uid_next() waits out.",
+							"A larger step makes uid_next() fail with SQLSTATE UID01 "
+							"until the clock passes the last issued time.",
+							&uid_clock_max_wait_ms,
+							5, 0, 60000,
+							PGC_SIGHUP,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+}
+
+/* Wall-clock time in ms since the Unix epoch. */
+int64
+UidClockNowUnixMs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static char *
+UidFormatUnixMs(int64 unix_ms)
+{
+	return pstrdup(timestamptz_to_str(UidUnixMsToTimestamptz(unix_ms)));
+}
+
+/*
+ * The clock reads now_ms while the last issued time is last_ms (both in ms
+ * since the uid epoch, now_ms < last_ms).  If the step is within max_lag_ms,
+ * sleep a little and return so the caller reads the clock again; otherwise
+ * raise the clock error.  Sleeping in short slices means a clock that steps
+ * further back during the wait is refused, not waited for.
+ */
+void
+UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms)
+{
+	int64		lag = last_ms - now_ms;
+
+	Assert(lag > 0);
+	UidStatsNoteClockStep(lag);
+
+	if (lag > max_lag_ms)
+	{
+		UidStatsAdd(UID_COUNT_CLOCK_REFUSALS, 1);
+		ereport(ERROR,
+				(errcode(ERRCODE_UID_CLOCK_BACKWARDS),
+				 errmsg("system clock is %lld ms behind the last issued uid time",
+						(long long) lag),
+				 errdetail("The last ID was issued at %s; the clock reads %s; at most %lld ms are waited out.",
+						   UidFormatUnixMs(last_ms + UID_EPOCH_MS),
+						   UidFormatUnixMs(now_ms + UID_EPOCH_MS),
+						   (long long) max_lag_ms),
+				 errhint("IDs are issued again as soon as the clock passes the last issued time. "
+						 "Check this server's time synchronisation (NTP), or raise uid.clock_max_wait_ms.")));
+	}
+
+	(void) WaitLatch(MyLatch,
+					 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					 Min(lag, UID_CLOCK_PAUSE_MAX_MS),
+					 PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+}
+
+/*
+ * All 4096 sequence numbers of millisecond ms are used: busy-read the clock
+ * until it shows a later millisecond.  This takes under a millisecond, so a
+ * sleep (whose granularity is coarser) would only lose throughput.
+ */
+void
+UidClockSpinPast(int64 ms)
+{
+	while (UidClockNowUnixMs() - UID_EPOCH_MS <= ms)
+		CHECK_FOR_INTERRUPTS();
+}
+
+/*
+ * Errors for a clock that the layout cannot represent.
+ */
+void
+UidClockCheckRange(int64 now_ms)
+{
+	if (now_ms < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UID_CLOCK_BACKWARDS),
+				 errmsg("system clock reads %s, before the uid epoch",
+						UidFormatUnixMs(now_ms + UID_EPOCH_MS)),
+				 errdetail("uid_next() encodes milliseconds since 2026-01-01 00:00:00+00."),
+				 errhint("Set this server's clock to the correct time.")));
+	if (now_ms > UID_MAX_TIME)
+		ereport(ERROR,
+				(errcode(ERRCODE_UID_LAYOUT_EXHAUSTED),
+				 errmsg("system clock reads %s, beyond the last time the uid layout can encode",
+						UidFormatUnixMs(now_ms + UID_EPOCH_MS)),
+				 errhint("The 41-bit time field of uid_next() ends in 2095; check this server's clock.")));
+}

@@ -1,0 +1,53 @@
+/*
+ * compat.h
+ *		Differences between the PostgreSQL major versions uid builds on
+ *		(13 to 18), kept here so that function bodies stay version-free.
+ */
+#ifndef UID_COMPAT_H
+#define UID_COMPAT_H
+
+#include "postgres.h"
+#include "miscadmin.h"
+#include "storage/ipc.h"
+
+/*
+ * Shared memory requests: PostgreSQL 15 added shmem_request_hook, the only
+ * place where requests are allowed from then on.  Before 15 they are made
+ * directly from _PG_init.  UID_INSTALL_SHMEM_REQUEST(fn) arranges for fn to
+ * run at the right moment either way.
+ */
+#if PG_VERSION_NUM >= 150000
+#define UID_HAVE_SHMEM_REQUEST_HOOK 1
+#endif
+
+/* MarkGUCPrefixReserved is the 15+ name of EmitWarningsOnPlaceholders. */
+#if PG_VERSION_NUM < 150000
+#define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)
+#endif
+
+/*
+ * The slot of the current process in per-backend arrays.  17 renamed
+ * BackendId (1-based) to ProcNumber (0-based).  Returns -1 outside a backend.
+ */
+#if PG_VERSION_NUM >= 170000
+#include "storage/procnumber.h"
+#define UidMyBackendSlot() (MyProcNumber >= 0 ? (int) MyProcNumber : -1)
+#else
+#include "storage/backendid.h"
+#define UidMyBackendSlot() (MyBackendId != InvalidBackendId ? (int) MyBackendId - 1 : -1)
+#endif
+
+/*
+ * How many per-backend slots to size.  MaxBackends is only known from the
+ * shmem request point on (15+); before that it is computed from its parts.
+ */
+#if PG_VERSION_NUM >= 150000
+#define UidMaxBackendSlots() (MaxBackends + 1)
+#else
+#include "postmaster/autovacuum.h"
+#include "replication/walsender.h"
+#define UidMaxBackendSlots() \
+	(MaxConnections + autovacuum_max_workers + 1 + max_worker_processes + max_wal_senders + 1)
+#endif
+
+#endif							/* UID_COMPAT_H */

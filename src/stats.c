@@ -1,0 +1,159 @@
+/*
+ * stats.c
+ *		Counters for the uid_stats view, kept per backend in shared memory.
+ *
+ * Shared state and its guards:
+ *	slots[i]	one set of counters per backend slot (BackendId/ProcNumber).
+ *				Only the backend that owns the slot writes it, with a plain
+ *				atomic read and write (no locked instruction on the hot path);
+ *				readers sum all slots.  A slot keeps its counts when its
+ *				backend exits, so the server totals never go down.  The last
+ *				slot is shared by processes without a backend slot and is
+ *				updated with atomic fetch-add.
+ *	max_clock_step_ms	raised with compare-and-swap.
+ */
+#include "postgres.h"
+
+#include "compat.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "storage/shmem.h"
+#include "utils/builtins.h"
+
+#include "uid.h"
+
+typedef struct UidBackendCounters
+{
+	pg_atomic_uint64 c[UID_NUM_COUNTERS];
+} UidBackendCounters;
+
+typedef struct UidStatsShared
+{
+	int			nslots;
+	pg_atomic_uint64 max_clock_step_ms;
+	pg_atomic_uint64 clock_steps;
+	UidBackendCounters slots[FLEXIBLE_ARRAY_MEMBER];
+} UidStatsShared;
+
+static UidStatsShared *stats = NULL;
+static UidBackendCounters *my_counters = NULL;
+static bool my_counters_shared = false;
+
+Size
+UidStatsShmemSize(void)
+{
+	return add_size(offsetof(UidStatsShared, slots),
+					mul_size(UidMaxBackendSlots(), sizeof(UidBackendCounters)));
+}
+
+void
+UidStatsShmemInit(void)
+{
+	bool		found;
+
+	stats = ShmemInitStruct("uid stats", UidStatsShmemSize(), &found);
+	if (found)
+		return;
+	stats->nslots = UidMaxBackendSlots();
+	pg_atomic_init_u64(&stats->max_clock_step_ms, 0);
+	pg_atomic_init_u64(&stats->clock_steps, 0);
+	for (int i = 0; i < stats->nslots; i++)
+		for (int k = 0; k < UID_NUM_COUNTERS; k++)
+			pg_atomic_init_u64(&stats->slots[i].c[k], 0);
+}
+
+static void
+UidStatsAttach(void)
+{
+	int			slot = UidMyBackendSlot();
+
+	if (slot >= 0 && slot < stats->nslots - 1)
+		my_counters = &stats->slots[slot];
+	else
+	{
+		my_counters = &stats->slots[stats->nslots - 1];
+		my_counters_shared = true;
+	}
+}
+
+void
+UidStatsAdd(UidCounter counter, uint64 n)
+{
+	pg_atomic_uint64 *c;
+
+	if (unlikely(stats == NULL))
+		return;
+	if (unlikely(my_counters == NULL))
+		UidStatsAttach();
+	c = &my_counters->c[counter];
+	if (likely(!my_counters_shared))
+		pg_atomic_write_u64(c, pg_atomic_read_u64(c) + n);
+	else
+		pg_atomic_fetch_add_u64(c, n);
+}
+
+/* A backward clock step of step_ms was seen (waited out or refused). */
+void
+UidStatsNoteClockStep(int64 step_ms)
+{
+	uint64		old;
+
+	if (stats == NULL)
+		return;
+	pg_atomic_fetch_add_u64(&stats->clock_steps, 1);
+	old = pg_atomic_read_u64(&stats->max_clock_step_ms);
+	while ((uint64) step_ms > old &&
+		   !pg_atomic_compare_exchange_u64(&stats->max_clock_step_ms, &old, (uint64) step_ms))
+		;
+}
+
+uint64
+UidStatsTotal(UidCounter counter)
+{
+	uint64		sum = 0;
+
+	if (stats == NULL)
+		return 0;
+	for (int i = 0; i < stats->nslots; i++)
+		sum += pg_atomic_read_u64(&stats->slots[i].c[counter]);
+	return sum;
+}
+
+PG_FUNCTION_INFO_V1(uid_stats);
+
+/*
+ * uid_stats(): one row for the server, behind the uid_stats view.
+ */
+Datum
+uid_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[12];
+	bool		nulls[12];
+	uint64		last;
+	int			i = 0;
+
+	UidRequireSharedMemory("uid_stats");
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	memset(nulls, 0, sizeof(nulls));
+
+	last = UidGeneratorLastState();
+	values[i++] = Int32GetDatum(UidGeneratorWorkerId());
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_IDS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_UUIDS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_BATCH_CALLS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_CLOCK_WAITS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_CLOCK_REFUSALS));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&stats->max_clock_step_ms));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_OVERFLOW_WAITS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_HWM_WRITES));
+	values[i++] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UidStateMs(last) + UID_EPOCH_MS));
+	values[i++] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UidHwmReservedMs() + UID_EPOCH_MS));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&stats->clock_steps));
+	Assert(i == lengthof(values));
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}

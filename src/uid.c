@@ -1,0 +1,114 @@
+/*
+ * uid.c
+ *		Module entry point: settings, and the shared-memory set-up that every
+ *		subsystem hangs off.  _PG_init reads as a table of contents.
+ *
+ * Each subsystem that keeps shared state exports a Size function and an Init
+ * function; this file requests the sum of their sizes and calls each Init
+ * under AddinShmemInitLock.  When uid is not in shared_preload_libraries,
+ * _PG_init returns after defining the settings, and the functions that need
+ * shared memory raise an error with a hint (UidRequireSharedMemory).
+ */
+#include "postgres.h"
+
+#include "compat.h"
+#include "miscadmin.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "utils/guc.h"
+
+#include "uid.h"
+
+PG_MODULE_MAGIC;
+
+bool		uid_preloaded = false;
+
+#ifdef UID_HAVE_SHMEM_REQUEST_HOOK
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+#endif
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+void		_PG_init(void);
+
+static Size
+UidShmemSize(void)
+{
+	Size		size = 0;
+
+	size = add_size(size, UidGeneratorShmemSize());
+	size = add_size(size, UidHwmShmemSize());
+	size = add_size(size, UidStatsShmemSize());
+	return size;
+}
+
+static void
+uid_shmem_request(void)
+{
+#ifdef UID_HAVE_SHMEM_REQUEST_HOOK
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+#endif
+	RequestAddinShmemSpace(UidShmemSize());
+	RequestNamedLWLockTranche("uid", 1);
+}
+
+/*
+ * Runs in the postmaster at start-up and after every crash-and-restart cycle
+ * (and in each child under EXEC_BACKEND).  The subsystems read their durable
+ * state here, so a restart after a crash starts from what is on disk.
+ */
+static void
+uid_shmem_startup(void)
+{
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	UidHwmShmemInit();
+	UidGeneratorShmemInit();
+	UidStatsShmemInit();
+	LWLockRelease(AddinShmemInitLock);
+
+	uid_preloaded = true;
+
+	/* the postmaster records the exact last issued time on clean exit */
+	if (!IsUnderPostmaster)
+		on_shmem_exit(UidGeneratorShmemExit, (Datum) 0);
+}
+
+void
+_PG_init(void)
+{
+	UidGeneratorDefineSettings();
+	UidClockDefineSettings();
+	UidHwmDefineSettings();
+	MarkGUCPrefixReserved("uid");
+
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+
+#ifdef UID_HAVE_SHMEM_REQUEST_HOOK
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = uid_shmem_request;
+#else
+	uid_shmem_request();
+#endif
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = uid_shmem_startup;
+}
+
+/*
+ * Functions whose state lives in shared memory call this first.
+ */
+void
+UidRequireSharedMemory(const char *funcname)
+{
+	if (unlikely(!uid_preloaded))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s() requires uid to be loaded via shared_preload_libraries",
+						funcname),
+				 errhint("Add uid to shared_preload_libraries in postgresql.conf "
+						 "and restart the server.")));
+}

@@ -1,0 +1,132 @@
+/*
+ * uid.h
+ *		Declarations shared by the files of the uid extension: the ID layout,
+ *		the error codes, the settings, and each subsystem's entry points.
+ */
+#ifndef UID_H
+#define UID_H
+
+#include "postgres.h"
+#include "fmgr.h"
+#include "utils/timestamp.h"
+
+/* ---- The Snowflake-style layout (contract section 1.1) ---- */
+
+/* 2026-01-01T00:00:00Z in ms since the Unix epoch.  Pinned by a test. */
+#define UID_EPOCH_MS		INT64CONST(1767225600000)
+#define UID_TIME_BITS		41
+#define UID_WORKER_BITS		10
+#define UID_SEQ_BITS		12
+#define UID_MAX_TIME		((INT64CONST(1) << UID_TIME_BITS) - 1)
+#define UID_MAX_WORKER		((1 << UID_WORKER_BITS) - 1)
+#define UID_MAX_SEQ			((1 << UID_SEQ_BITS) - 1)
+#define UID_SEQ_PER_MS		(1 << UID_SEQ_BITS)
+
+/* Unix ms <-> PostgreSQL timestamp (us since 2000-01-01) */
+#define UID_UNIX_TO_PG_MS	INT64CONST(946684800000)
+
+/* Unix ms -> timestamptz */
+static inline TimestampTz
+UidUnixMsToTimestamptz(int64 unix_ms)
+{
+	return (unix_ms - UID_UNIX_TO_PG_MS) * 1000;
+}
+
+/* timestamptz -> Unix ms, rounding down (finite input only) */
+static inline int64
+UidTimestamptzToUnixMs(TimestampTz ts)
+{
+	int64		us = (int64) ts;
+	int64		ms = us / 1000;
+
+	if (us % 1000 < 0)
+		ms--;
+	return ms + UID_UNIX_TO_PG_MS;
+}
+
+/*
+ * The generator's state word: (ms since the uid epoch << 12) | sequence of
+ * the last issued ID.  The worker id is not part of it.
+ */
+#define UidStateMs(s)		((int64) ((s) >> UID_SEQ_BITS))
+#define UidStateSeq(s)		((int) ((s) & UID_MAX_SEQ))
+#define UidMakeState(ms, seq) (((uint64) (ms) << UID_SEQ_BITS) | (uint64) (seq))
+
+static inline int64
+UidCompose(int64 ms, int worker, int seq)
+{
+	return (ms << (UID_WORKER_BITS + UID_SEQ_BITS)) |
+		((int64) worker << UID_SEQ_BITS) | (int64) seq;
+}
+
+/* ---- Error codes (README, "Errors") ---- */
+
+/* The clock is behind the last issued time by more than we may wait. */
+#define ERRCODE_UID_CLOCK_BACKWARDS		MAKE_SQLSTATE('U','I','D','0','1')
+/* No worker id is held (lease lost, not yet acquired, none free). */
+#define ERRCODE_UID_NO_WORKER_ID		MAKE_SQLSTATE('U','I','D','0','2')
+/* The 41-bit time field cannot represent the current time. */
+#define ERRCODE_UID_LAYOUT_EXHAUSTED	MAKE_SQLSTATE('U','I','D','0','3')
+
+/* ---- Settings (each defined by the file that owns it) ---- */
+
+extern int	uid_clock_max_wait_ms;	/* clock.c */
+extern int	uid_reserve_window_ms;	/* hwm.c */
+extern int	uid_max_batch;			/* generator.c */
+
+/* ---- uid.c: module state ---- */
+
+/* true when shared memory was set up, i.e. uid is in shared_preload_libraries */
+extern bool uid_preloaded;
+
+extern void UidRequireSharedMemory(const char *funcname);
+
+/* ---- clock.c ---- */
+
+extern int64 UidClockNowUnixMs(void);
+extern void UidClockDefineSettings(void);
+extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms);
+extern void UidClockSpinPast(int64 ms);
+extern void UidClockCheckRange(int64 now_ms);
+
+/* ---- hwm.c: the durable high-water mark of issued time ---- */
+
+extern void UidHwmDefineSettings(void);
+extern Size UidHwmShmemSize(void);
+extern void UidHwmShmemInit(void);
+extern int64 UidHwmRestoredFloor(void);
+extern bool UidHwmNeedsExtending(int64 ms);
+extern void UidHwmEnsureCovers(int64 ms);
+extern int64 UidHwmReservedMs(void);
+extern void UidHwmShutdown(int64 last_issued_ms);
+
+/* ---- generator.c ---- */
+
+extern void UidGeneratorDefineSettings(void);
+extern Size UidGeneratorShmemSize(void);
+extern void UidGeneratorShmemInit(void);
+extern void UidGeneratorShmemExit(int code, Datum arg);
+extern int	UidGeneratorWorkerId(void);
+extern uint64 UidGeneratorLastState(void);
+
+/* ---- stats.c: per-backend counters in shared memory ---- */
+
+typedef enum UidCounter
+{
+	UID_COUNT_IDS,				/* uid_next() / batch IDs issued */
+	UID_COUNT_UUIDS,			/* uuid7() values issued */
+	UID_COUNT_CLOCK_WAITS,		/* backward steps waited out */
+	UID_COUNT_CLOCK_REFUSALS,	/* calls refused for a backward step */
+	UID_COUNT_OVERFLOW_WAITS,	/* 4096 IDs in one ms: waited for the next */
+	UID_COUNT_BATCH_CALLS,		/* uid_next_batch() calls */
+	UID_COUNT_HWM_WRITES,		/* durable high-water mark extensions */
+	UID_NUM_COUNTERS
+} UidCounter;
+
+extern Size UidStatsShmemSize(void);
+extern void UidStatsShmemInit(void);
+extern void UidStatsAdd(UidCounter counter, uint64 n);
+extern void UidStatsNoteClockStep(int64 step_ms);
+extern uint64 UidStatsTotal(UidCounter counter);
+
+#endif							/* UID_H */

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages that building and testing uid need.
+# Needs root.  Safe to run again.
+set -euo pipefail
+PG_MAJOR=${PG_MAJOR:-15}
+if [ "$(id -u)" != 0 ]; then
+	echo "test/deps.sh: run as root (sudo) to install packages" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends \
+	build-essential ca-certificates \
+	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" postgresql-contrib \
+	"postgresql-$PG_MAJOR-pgtap" libtap-parser-sourcehandler-pgtap-perl \
+	libipc-run-perl faketime libfaketime
