@@ -56,16 +56,13 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 	char	   *end;
 	long		v;
 
-	if (*newval == NULL || (*newval)[0] == '\0')
-	{
-		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d.", UID_MAX_WORKER);
+	if (*newval == NULL)
 		return false;
-	}
 	errno = 0;
 	v = strtol(*newval, &end, 10);
 	while (*end == ' ')
 		end++;
-	if (errno != 0 || *end != '\0' || v < 0 || v > UID_MAX_WORKER)
+	if (errno != 0 || end == *newval || *end != '\0' || v < 0 || v > UID_MAX_WORKER)
 	{
 		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d.", UID_MAX_WORKER);
 		return false;
@@ -280,7 +277,8 @@ uid_next_batch(PG_FUNCTION_ARGS)
 		if (count < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("uid_next_batch() count must not be negative, got %d", count)));
+					 errmsg("uid_next_batch() count must not be negative, got %d", count),
+					 errhint("Pass a count from 0 to uid.max_batch (%d).", uid_max_batch)));
 		if (count > uid_max_batch)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
