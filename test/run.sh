@@ -34,12 +34,14 @@ cd "$top"
 uid_build_private_install
 
 failed=()
+passed=0
 run_suite() {
 	local name=$1; shift
 	echo
 	echo "=== $name"
 	if "$@"; then
 		echo "=== $name: ok"
+		passed=$((passed + 1))
 	else
 		echo "=== $name: FAILED"
 		failed+=("$name")
@@ -71,8 +73,8 @@ if wants pgtap; then run_suite "pgTAP" bash test/pgtap.sh; fi
 if wants tap; then run_suite "Perl TAP" suite_tap; fi
 
 echo
-total=$(( ${#failed[@]} ))
-if [ "$total" -ne 0 ]; then
+echo "suites: $passed passed, ${#failed[@]} failed"
+if [ "${#failed[@]}" -ne 0 ]; then
 	echo "FAILED suites: ${failed[*]}"
 	exit 1
 fi
