@@ -60,15 +60,18 @@ UidFormatUnixMs(int64 unix_ms)
  * since the uid epoch, now_ms < last_ms).  If the step is within max_lag_ms,
  * sleep a little and return so the caller reads the clock again; otherwise
  * raise the clock error.  Sleeping in short slices means a clock that steps
- * further back during the wait is refused, not waited for.
+ * further back during the wait is refused, not waited for.  first_look is
+ * true the first time one call sees the clock behind: the step is counted
+ * once per call.
  */
 void
-UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms)
+UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms, bool first_look)
 {
 	int64		lag = last_ms - now_ms;
 
 	Assert(lag > 0);
-	UidStatsNoteClockStep(lag);
+	if (first_look)
+		UidStatsNoteClockStep(lag);
 
 	if (lag > max_lag_ms)
 	{
@@ -95,14 +98,17 @@ UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms)
 
 /*
  * All 4096 sequence numbers of millisecond ms are used: busy-read the clock
- * until it shows a later millisecond.  This takes under a millisecond, so a
- * sleep (whose granularity is coarser) would only lose throughput.
+ * while it still shows ms.  This takes under a millisecond, so a sleep
+ * (whose granularity is coarser) would only lose throughput.  If the clock
+ * steps back meanwhile, return: the caller's clock guard decides.
  */
 void
 UidClockSpinPast(int64 ms)
 {
-	while (UidClockNowUnixMs() - UID_EPOCH_MS <= ms)
+	pgstat_report_wait_start(PG_WAIT_EXTENSION);
+	while (UidClockNowUnixMs() - UID_EPOCH_MS == ms)
 		CHECK_FOR_INTERRUPTS();
+	pgstat_report_wait_end();
 }
 
 /*

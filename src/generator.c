@@ -215,7 +215,7 @@ UidReserve(int want, int *got)
 
 			if (last_ms == gen->floor_ms)
 				max_lag = Max(max_lag, uid_reserve_window_ms);
-			UidClockGuard(last_ms, now, max_lag);
+			UidClockGuard(last_ms, now, max_lag, !waited_clock);
 			if (!waited_clock)
 			{
 				UidStatsAdd(UID_COUNT_CLOCK_WAITS, 1);

@@ -85,7 +85,8 @@ extern void UidRequireSharedMemory(const char *funcname);
 
 extern int64 UidClockNowUnixMs(void);
 extern void UidClockDefineSettings(void);
-extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms);
+extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms,
+						  bool first_look);
 extern void UidClockSpinPast(int64 ms);
 extern void UidClockCheckRange(int64 now_ms);
 
