@@ -39,6 +39,7 @@ UidShmemSize(void)
 	size = add_size(size, UidGeneratorShmemSize());
 	size = add_size(size, UidHwmShmemSize());
 	size = add_size(size, UidStatsShmemSize());
+	size = add_size(size, UidUuid7ShmemSize());
 	return size;
 }
 
@@ -68,6 +69,7 @@ uid_shmem_startup(void)
 	UidHwmShmemInit();
 	UidGeneratorShmemInit();
 	UidStatsShmemInit();
+	UidUuid7ShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 
 	uid_preloaded = true;
