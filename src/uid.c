@@ -82,7 +82,14 @@ uid_shmem_startup(void)
 void
 _PG_init(void)
 {
-	UidGeneratorDefineSettings();
+	/*
+	 * uid.worker_id is PGC_POSTMASTER, and defining such a setting outside
+	 * shared_preload_libraries is a FATAL error.  Without preloading only
+	 * the functions that need no shared memory work (uuid7(), decoders), so
+	 * the generator's settings are not needed then.
+	 */
+	if (process_shared_preload_libraries_in_progress)
+		UidGeneratorDefineSettings();
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
 	MarkGUCPrefixReserved("uid");
