@@ -363,7 +363,7 @@ uuid7_advance_past(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("uuid7_advance_past() needs a version 7 UUID of the RFC 9562 variant"),
-				 errhint("Pass the greatest v7 key that new keys must sort after, e.g. max(id).")));
+				 errhint("Pass the greatest v7 key that new keys must sort after.")));
 	target = Uuid7StateOf(u);
 
 	if (uuid7_shared != NULL)
