@@ -43,6 +43,7 @@
 
 #include <time.h>
 
+#include "access/htup_details.h"
 #include "datatype/timestamp.h"
 #include "funcapi.h"
 #include "miscadmin.h"
