@@ -39,6 +39,7 @@ UidShmemSize(void)
 	size = add_size(size, UidGeneratorShmemSize());
 	size = add_size(size, UidHwmShmemSize());
 	size = add_size(size, UidStatsShmemSize());
+	size = add_size(size, UidUuid7ShmemSize());
 	return size;
 }
 
@@ -68,6 +69,7 @@ uid_shmem_startup(void)
 	UidHwmShmemInit();
 	UidGeneratorShmemInit();
 	UidStatsShmemInit();
+	UidUuid7ShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 
 	uid_preloaded = true;
@@ -80,7 +82,14 @@ uid_shmem_startup(void)
 void
 _PG_init(void)
 {
-	UidGeneratorDefineSettings();
+	/*
+	 * uid.worker_id is PGC_POSTMASTER, and defining such a setting outside
+	 * shared_preload_libraries is a FATAL error.  Without preloading only
+	 * the functions that need no shared memory work (uuid7(), decoders), so
+	 * the generator's settings are not needed then.
+	 */
+	if (process_shared_preload_libraries_in_progress)
+		UidGeneratorDefineSettings();
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
 	MarkGUCPrefixReserved("uid");

@@ -110,6 +110,15 @@ extern void UidGeneratorShmemExit(int code, Datum arg);
 extern int	UidGeneratorWorkerId(void);
 extern uint64 UidGeneratorLastState(void);
 
+/* ---- random.c: per-process block of pg_strong_random() bytes ---- */
+
+extern void UidRandomBytes(void *dst, int n);
+
+/* ---- uuid7.c: UUIDv7 generator ---- */
+
+extern Size UidUuid7ShmemSize(void);
+extern void UidUuid7ShmemInit(void);
+
 /* ---- stats.c: per-backend counters in shared memory ---- */
 
 typedef enum UidCounter
