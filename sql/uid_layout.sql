@@ -28,7 +28,7 @@ SELECT count(*) FROM (VALUES ((7::bigint << 22) | (5 << 12)), ((8::bigint << 22)
 WHERE (uid_decode(id)).worker_id = 5;
 
 -- NULL in, NULL out.
-SELECT uid_time(NULL), uid_from_time(NULL), (uid_decode(NULL)).ts IS NULL AS decode_null;
+SELECT uid_time(NULL), uid_from_time(NULL), (uid_decode(NULL::bigint)).ts IS NULL AS decode_null;
 
 -- Bad input: negative IDs, times outside the layout, infinity.
 SELECT uid_decode(-1);

@@ -34,7 +34,9 @@
  *	last	atomic; the state of the last UUID issued by any backend of any
  *			database, advanced only by compare-and-swap (like generator.c),
  *			so the values of the whole server are strictly increasing in the
- *			order the calls complete.  Without preloading, each backend keeps
+ *			order the calls complete.  It starts above the durable high-water
+ *			mark of hwm.c, and a value is returned only once that mark covers
+ *			its millisecond, so the order also holds across restarts.  Without preloading, each backend keeps
  *			its own "last" (backend_last) and the order holds per backend.
  *
  * The version and variant bits make the nil and the max UUID impossible.
@@ -97,8 +99,16 @@ UidUuid7ShmemInit(void)
 	bool		found;
 
 	uuid7_shared = ShmemInitStruct("uid uuid7", UidUuid7ShmemSize(), &found);
-	if (!found)
-		pg_atomic_init_u64(&uuid7_shared->last, 0);
+	if (found)
+		return;
+
+	/*
+	 * Start above the durable high-water mark (hwm.c, read just before), so
+	 * that the order of uuid7() values also holds across restarts and
+	 * crashes, whatever the clock reads after them.
+	 */
+	pg_atomic_init_u64(&uuid7_shared->last,
+					   (uint64) (UidHwmRestoredFloor() + UID_EPOCH_MS + 1) << UUID7_SUB_BITS);
 }
 
 /* ---- time conversions ---- */
@@ -185,7 +195,17 @@ Uuid7NextState(void)
 			next = Max(cand, old + 1);
 			/* on failure old is refreshed with the current value */
 			if (pg_atomic_compare_exchange_u64(&uuid7_shared->last, &old, next))
+			{
+				int64		ms = (int64) (next >> UUID7_SUB_BITS) - UID_EPOCH_MS;
+
+				/*
+				 * Durably reserve the ms before the value is returned (the
+				 * mark covers the uid layout's years, 2026 to 2095).
+				 */
+				if (unlikely(UidHwmNeedsExtending(ms)) && ms >= 0 && ms <= UID_MAX_TIME)
+					UidHwmEnsureCovers(ms);
 				return next;
+			}
 		}
 	}
 
