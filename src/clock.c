@@ -12,6 +12,7 @@
 
 #include <time.h>
 
+#include "compat.h"
 #include "miscadmin.h"
 #include "storage/latch.h"
 #include "utils/guc.h"
@@ -21,6 +22,9 @@
 #include "uid.h"
 
 int			uid_clock_max_wait_ms = 5;
+
+UID_DECLARE_WAIT_EVENT(UidWaitEventClockStep, "UidClockStep")
+UID_DECLARE_WAIT_EVENT(UidWaitEventOverflow, "UidSequenceOverflow")
 
 /* longest single sleep while waiting out a backward step */
 #define UID_CLOCK_PAUSE_MAX_MS 10
@@ -91,7 +95,7 @@ UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms, bool first_look)
 	(void) WaitLatch(MyLatch,
 					 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 					 Min(lag, UID_CLOCK_PAUSE_MAX_MS),
-					 PG_WAIT_EXTENSION);
+					 UidWaitEventClockStep());
 	ResetLatch(MyLatch);
 	CHECK_FOR_INTERRUPTS();
 }
@@ -105,7 +109,7 @@ UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms, bool first_look)
 void
 UidClockSpinPast(int64 ms)
 {
-	pgstat_report_wait_start(PG_WAIT_EXTENSION);
+	pgstat_report_wait_start(UidWaitEventOverflow());
 	while (UidClockNowUnixMs() - UID_EPOCH_MS == ms)
 		CHECK_FOR_INTERRUPTS();
 	pgstat_report_wait_end();

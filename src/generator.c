@@ -27,6 +27,7 @@
 #include "storage/shmem.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/timestamp.h"
 
 #include "uid.h"
 
@@ -119,6 +120,24 @@ UidGeneratorShmemInit(void)
 	gen->floor_ms = UidHwmRestoredFloor();
 	gen->worker_id = uid_worker_id_static;
 	pg_atomic_init_u64(&gen->state, UidMakeState(gen->floor_ms, UID_MAX_SEQ));
+	UidGeneratorWarnLayoutEnd();
+}
+
+/*
+ * The 41-bit time field ends on 2095-09-07.  Warn at start-up in the last
+ * year, so that operators plan a new epoch long before uid_next() stops.
+ */
+void
+UidGeneratorWarnLayoutEnd(void)
+{
+	int64		days = (UID_LAYOUT_END_UNIX_MS - UidClockNowUnixMs()) / MS_PER_DAY;
+
+	if (days < UID_LAYOUT_WARN_DAYS)
+		ereport(WARNING,
+				(errmsg("uid: the uid_next() time field runs out in %lld days, on %s",
+						(long long) Max(days, 0),
+						timestamptz_to_str(UidUnixMsToTimestamptz(UID_LAYOUT_END_UNIX_MS))),
+				 errhint("Plan the move to a new epoch or to uuid7() before then; uid_next() stops at that time.")));
 }
 
 /* on_shmem_exit in the postmaster: record the exact last issued time. */

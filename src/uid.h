@@ -109,6 +109,7 @@ extern void UidGeneratorShmemInit(void);
 extern void UidGeneratorShmemExit(int code, Datum arg);
 extern int	UidGeneratorWorkerId(void);
 extern uint64 UidGeneratorLastState(void);
+extern void UidGeneratorWarnLayoutEnd(void);
 
 /* ---- random.c: per-process block of pg_strong_random() bytes ---- */
 
@@ -138,5 +139,12 @@ extern void UidStatsShmemInit(void);
 extern void UidStatsAdd(UidCounter counter, uint64 n);
 extern void UidStatsNoteClockStep(int64 step_ms);
 extern uint64 UidStatsTotal(UidCounter counter);
+extern TimestampTz UidStatsResetAt(void);
+
+/* ---- the end of the 41-bit time field ---- */
+
+#define UID_LAYOUT_END_UNIX_MS	(UID_EPOCH_MS + UID_MAX_TIME)
+#define UID_LAYOUT_WARN_DAYS	365
+#define MS_PER_DAY				INT64CONST(86400000)
 
 #endif							/* UID_H */
