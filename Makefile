@@ -10,7 +10,9 @@ OBJS = \
 	src/clock.o \
 	src/hwm.o \
 	src/layout.o \
-	src/stats.o
+	src/stats.o \
+	src/lease.o \
+	src/lease_store.o
 
 # The install script of the current version is assembled from one part per
 # concern (sql/install/NN_*.sql, in order); older versions' scripts and the
@@ -35,6 +37,9 @@ PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 PROVE_FLAGS = -I test/t
 
 PG_CPPFLAGS = -I$(srcdir)/src
+# libpq, for the lease worker's remote store (as contrib/dblink does)
+PG_CPPFLAGS += -I$(libpq_srcdir)
+SHLIB_LINK_INTERNAL += $(libpq)
 PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
 	-Wno-sign-compare
 

@@ -39,6 +39,7 @@ UidShmemSize(void)
 	size = add_size(size, UidGeneratorShmemSize());
 	size = add_size(size, UidHwmShmemSize());
 	size = add_size(size, UidStatsShmemSize());
+	size = add_size(size, UidLeaseShmemSize());
 	return size;
 }
 
@@ -68,6 +69,7 @@ uid_shmem_startup(void)
 	UidHwmShmemInit();
 	UidGeneratorShmemInit();
 	UidStatsShmemInit();
+	UidLeaseShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 
 	uid_preloaded = true;
@@ -83,10 +85,13 @@ _PG_init(void)
 	UidGeneratorDefineSettings();
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
+	UidLeaseDefineSettings();
 	MarkGUCPrefixReserved("uid");
 
 	if (!process_shared_preload_libraries_in_progress)
 		return;
+
+	UidLeaseRegisterWorker();
 
 #ifdef UID_HAVE_SHMEM_REQUEST_HOOK
 	prev_shmem_request_hook = shmem_request_hook;

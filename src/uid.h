@@ -108,6 +108,18 @@ extern void UidGeneratorShmemInit(void);
 extern void UidGeneratorShmemExit(int code, Datum arg);
 extern int	UidGeneratorWorkerId(void);
 extern uint64 UidGeneratorLastState(void);
+extern bool uid_worker_id_lease;	/* uid.worker_id = 'lease' */
+extern void UidGeneratorRaiseFloor(int64 ms);
+extern void UidGeneratorGrant(int worker, int64 deadline_ms);
+extern int64 UidGeneratorRevoke(void);
+
+/* ---- lease.c: worker ids from a lease table, renewed by a background worker ---- */
+
+extern void UidLeaseDefineSettings(void);
+extern void UidLeaseRegisterWorker(void);
+extern Size UidLeaseShmemSize(void);
+extern void UidLeaseShmemInit(void);
+extern void UidLeaseNoWorkerIdError(int64 ms) pg_attribute_noreturn();
 
 /* ---- stats.c: per-backend counters in shared memory ---- */
 
