@@ -136,6 +136,7 @@ static struct
 	bool		pool_warned;
 	bool		table_checked;
 	char		qtable[NAMEDATALEN * 2 + 16];	/* quoted schema.lease */
+	char		last_logged_error[256];
 } me;
 
 PGDLLEXPORT void uid_lease_worker_main(Datum main_arg);
@@ -393,6 +394,7 @@ UidLeaseGrant(int64 store_now, int64 store_expires)
 	lease->consecutive_failures = 0;
 	SpinLockRelease(&lease->mutex);
 	me.expiry_logged = false;
+	me.last_logged_error[0] = '\0';
 }
 
 static void
@@ -593,6 +595,7 @@ UidLeaseRenew(void)
 				after,
 				store_now,
 				store_expires;
+	int			failures;
 
 	snprintf(id, sizeof(id), "%d", me.worker_id);
 	snprintf(token, sizeof(token), "%lld", (long long) me.token);
@@ -654,6 +657,13 @@ UidLeaseRenew(void)
 
 	me.deadline_unix_ms = UidLeaseDeadline(before, store_now, store_expires);
 	me.next_renew_unix_ms = before + uid_lease_renew_interval_ms;
+	SpinLockAcquire(&lease->mutex);
+	failures = lease->consecutive_failures;
+	SpinLockRelease(&lease->mutex);
+	if (failures > 0)
+		ereport(LOG,
+				(errmsg("uid: renewed the lease on worker id %d after %d failed attempts",
+						me.worker_id, failures)));
 	UidLeaseGrant(store_now, store_expires);
 	SpinLockAcquire(&lease->mutex);
 	lease->renewals++;
@@ -726,11 +736,15 @@ UidLeaseTry(void (*operation) (void))
 		/* a failed acquisition may have left a session lock behind */
 		if (!me.held && !UidStoreRemote())
 			LockReleaseSession(USER_LOCKMETHOD);
+		/* log each different error once, not each retry of the same one */
+		if (strncmp(me.last_logged_error, edata->message, sizeof(me.last_logged_error) - 1) != 0)
+			ereport(LOG,
+					(errmsg("uid: lease store operation failed: %s", edata->message),
+					 me.held ? errdetail("Worker id %d stays usable until %d ms before its lease expires; the worker retries every %d ms.",
+										 me.worker_id, uid_lease_safety_margin_ms,
+										 uid_lease_renew_interval_ms) : 0));
+		strlcpy(me.last_logged_error, edata->message, sizeof(me.last_logged_error));
 		UidLeaseNoteFailure(edata->message);
-		ereport(LOG,
-				(errmsg("uid: lease store operation failed: %s", edata->message),
-				 me.held ? errdetail("Worker id %d stays usable until %lld ms before its lease expires.",
-									 me.worker_id, (long long) uid_lease_safety_margin_ms) : 0));
 		FreeErrorData(edata);
 		ok = false;
 	}
