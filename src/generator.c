@@ -311,7 +311,10 @@ UidReserve(int want, int *got, int *worker)
 		/*
 		 * The worker id, and in lease mode the deadline: read after the state
 		 * and the clock, before the compare-and-swap (see UidGeneratorRevoke).
+		 * The barrier is free on x86; the 1 ms slack in UidGeneratorRevoke
+		 * covers a clock read that the CPU completes a little late.
 		 */
+		pg_read_barrier();
 		grant = pg_atomic_read_u64(&gen->grant);
 		if (unlikely(!(grant & UID_GRANT_VALID) || ms > UidGrantDeadline(grant)))
 			UidLeaseNoWorkerIdError(ms);

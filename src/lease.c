@@ -137,6 +137,7 @@ static struct
 	bool		table_checked;
 	char		qtable[NAMEDATALEN * 2 + 16];	/* quoted schema.lease */
 	char		last_logged_error[256];
+	bool		skew_failed;	/* the last failure was a clock skew */
 } me;
 
 PGDLLEXPORT void uid_lease_worker_main(Datum main_arg);
@@ -262,8 +263,9 @@ UidLeaseNoteFailure(const char *error)
 			lease->state = UID_LEASE_FAILING;
 	}
 	else
-		lease->state = UID_LEASE_STORE_ERROR;
+		lease->state = me.skew_failed ? UID_LEASE_CLOCK_SKEW : UID_LEASE_STORE_ERROR;
 	SpinLockRelease(&lease->mutex);
+	me.skew_failed = false;
 }
 
 static int64
@@ -320,6 +322,7 @@ UidLeaseCheckSkew(int64 local_before, int64 local_after, int64 store_now)
 		skew = store_now - local_after;
 	if (skew == 0)
 		return;
+	me.skew_failed = true;
 	ereport(ERROR,
 			(errcode(ERRCODE_UID_NO_WORKER_ID),
 			 errmsg("this server's clock differs from the uid lease store's by %lld ms, more than uid.lease_max_clock_skew (%d ms)",
