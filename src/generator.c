@@ -253,6 +253,7 @@ UidReserve(int want, int *got, int *worker)
 {
 	bool		waited_clock = false;
 	bool		waited_overflow = false;
+	bool		waited_lease = false;
 
 	for (;;)
 	{
@@ -317,7 +318,11 @@ UidReserve(int want, int *got, int *worker)
 		pg_read_barrier();
 		grant = pg_atomic_read_u64(&gen->grant);
 		if (unlikely(!(grant & UID_GRANT_VALID) || ms > UidGrantDeadline(grant)))
-			UidLeaseNoWorkerIdError(ms);
+		{
+			/* waits once for a lease being acquired, else raises UID02 */
+			UidLeaseAwaitWorkerId(&waited_lease);
+			continue;
+		}
 
 		if (unlikely(UidHwmNeedsExtending(ms)))
 			UidHwmEnsureCovers(ms);

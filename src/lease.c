@@ -51,7 +51,6 @@
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
-#include "utils/wait_event.h"
 
 #include "lease.h"
 
@@ -540,13 +539,12 @@ UidLeaseAcquire(void)
 	UidLeaseNotePool((int) UidParseInt64(UidStoreValue(r, 0, 0)));
 
 	/*
-	 * Start after the previous holder's last issued ms: raise the floor, and
-	 * wait until our clock has passed it (by at most the clock skew, unless
-	 * the previous holder's clock ran ahead), so that uid_next() does not
-	 * refuse for a backward clock right after the grant.
+	 * Start after the previous holder's last issued ms: wait until our clock
+	 * has passed it (by at most the clock skew, unless the previous holder's
+	 * clock ran ahead; uid_next() waits meanwhile), then raise the floor to
+	 * it, so that even a clock that now steps back cannot go below it.  In
+	 * this order, uid_next() never sees a floor ahead of the clock (UID01).
 	 */
-	if (prev_last > UID_EPOCH_MS)
-		UidGeneratorRaiseFloor(prev_last - UID_EPOCH_MS);
 	while (UidClockNowUnixMs() <= prev_last && !ShutdownRequestPending)
 	{
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
@@ -555,6 +553,8 @@ UidLeaseAcquire(void)
 	}
 	if (ShutdownRequestPending)
 		return;
+	if (prev_last > UID_EPOCH_MS)
+		UidGeneratorRaiseFloor(prev_last - UID_EPOCH_MS);
 
 	UidLeaseGrant(store_now, store_expires);
 	ereport(LOG,
@@ -922,26 +922,47 @@ uid_lease_worker_main(Datum main_arg)
  * SQL interface and the no-worker-id error
  * ------------------------------------------------------------------------- */
 
+/* How long uid_next() waits for a lease that is being acquired. */
+#define UID_LEASE_AWAIT_MS 5000
+
 /*
- * uid_next() found no usable grant: say why, from the worker's status.
- * Cold path only.
+ * uid_next() found no usable grant (cold path only).  Right after start-up,
+ * while the worker is taking its first lease, or while it waits to pass the
+ * previous holder's time, wait (once per call, at most UID_LEASE_AWAIT_MS)
+ * and return so that the caller retries; otherwise raise UID02 and say why,
+ * from the worker's status.
  */
 void
-UidLeaseNoWorkerIdError(int64 ms)
+UidLeaseAwaitWorkerId(bool *waited)
 {
 	UidLeaseState state = UID_LEASE_STOPPED;
 	int			worker_id = -1;
 	char		last_error[256] = "";
 	char	   *detail;
 
-	if (lease)
+	for (int slept = 0;; slept += 10)
 	{
 		SpinLockAcquire(&lease->mutex);
 		state = lease->state;
 		worker_id = lease->worker_id;
 		strlcpy(last_error, lease->last_error, sizeof(last_error));
 		SpinLockRelease(&lease->mutex);
+
+		if (*waited || slept >= UID_LEASE_AWAIT_MS ||
+			(state != UID_LEASE_STARTING && state != UID_LEASE_WAITING))
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		if (UidGeneratorWorkerId() >= 0)
+		{
+			*waited = true;
+			return;
+		}
 	}
+	if (state == UID_LEASE_STARTING || state == UID_LEASE_WAITING)
+		*waited = true;
 
 	switch (state)
 	{

@@ -22,12 +22,12 @@
 #include "executor/spi.h"
 #include "libpq-fe.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
-#include "utils/wait_event.h"
 
 #include "lease.h"
 

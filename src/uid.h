@@ -119,7 +119,7 @@ extern void UidLeaseDefineSettings(void);
 extern void UidLeaseRegisterWorker(void);
 extern Size UidLeaseShmemSize(void);
 extern void UidLeaseShmemInit(void);
-extern void UidLeaseNoWorkerIdError(int64 ms) pg_attribute_noreturn();
+extern void UidLeaseAwaitWorkerId(bool *waited);
 
 /* ---- stats.c: per-backend counters in shared memory ---- */
 

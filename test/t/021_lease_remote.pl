@@ -91,8 +91,16 @@ is( $coord->safe_psql(
 SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
    AND classid = hashtext('uid_lease')::oid AND objid = 2 AND objsubid = 2}),
 	'0', 'and no longer holds its advisory lock');
+# pretend the released holder's clock ran 2 s ahead: its successor waits
+my $floor2 = $coord->safe_psql('postgres', q{
+UPDATE uid_lease.lease SET last_issued_ms = floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint + 2000
+WHERE worker_id = 2 RETURNING last_issued_ms});
 $gen[2]->start;
-is((wait_held($gen[2]))[0], 2, 'restarted: it takes the released id 2 again');
+# right after start-up uid_next() waits for the lease being acquired
+my $first3 = $gen[2]->safe_psql('postgres', 'SELECT uid_next()');
+is(($first3 >> 12) & 1023, 2, 'restarted: the first uid_next() waits for the lease; it takes the released id 2 again');
+ok(($first3 >> 22) + uid_epoch_ms > $floor2, 'and issues after the previous holder\'s last issued ms');
+is((wait_held($gen[2]))[0], 2, 'status: held');
 
 # --- coordination node down: generation continues until the margin, then stops
 my $g = $gen[0];
