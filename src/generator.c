@@ -11,7 +11,7 @@
  *	floor_ms	set by the postmaster at shared-memory init from the durable
  *				high-water mark (hwm.c); read-only afterwards.
  *	grant		atomic: the worker id this server may put in IDs, and the
- *				last millisecond it may issue in (see UidGrant below).  Set
+ *				last millisecond it may issue in (the grant word, below).  Set
  *				once at shared-memory init for a static uid.worker_id; in
  *				lease mode written only by the lease worker (lease.c), and
  *				0 (no worker id) while no lease is held.

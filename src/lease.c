@@ -736,6 +736,7 @@ UidLeaseTry(void (*operation) (void))
 		FlushErrorState();
 		UidStoreAbortAfterError();
 		MemoryContextSwitchTo(oldcxt);
+		me.table_checked = false;	/* dropped? look again, create if needed */
 		/* a failed acquisition may have left a session lock behind */
 		if (!me.held && !UidStoreRemote())
 			LockReleaseSession(USER_LOCKMETHOD);
