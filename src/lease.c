@@ -916,7 +916,13 @@ uid_lease_worker_main(Datum main_arg)
 		lease->held = false;
 		SpinLockRelease(&lease->mutex);
 	}
-	proc_exit(0);
+
+	/*
+	 * Exit code 1, so that the postmaster starts the worker again unless the
+	 * server is shutting down (pg_terminate_backend() on the lease worker
+	 * must not leave the server without a worker id for good).
+	 */
+	proc_exit(1);
 }
 
 /* ---------------------------------------------------------------------------

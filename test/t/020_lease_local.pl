@@ -67,6 +67,15 @@ ok($node->safe_psql('postgres', 'SELECT uid_next()') > $last_id, 'IDs keep incre
 ok($node->log_contains('uid: released worker id 0 \(fencing token 2\)'),
 	'the shutdown released the lease');
 
+# --- the lease worker terminated on its own: it releases, and comes back
+my $pid = $node->safe_psql('postgres', 'SELECT worker_pid FROM uid_lease_status()');
+$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
+$node->poll_query_until('postgres',
+	"SELECT state = 'held' AND worker_pid <> $pid AND token = 4 FROM uid_lease_status()")
+  or die 'lease worker did not come back';
+is($node->safe_psql('postgres', 'SELECT try_next()'), '0',
+	'a terminated lease worker releases; its successor takes id 0 again (token 4)');
+
 # --- kill -9: the id stays leased until it expires, and a pool of one is exhausted
 $node->append_conf('postgresql.conf', "uid.lease_pool_size = 1\n");
 $node->safe_psql('postgres', 'SELECT pg_reload_conf()');
@@ -77,13 +86,13 @@ kill9_and_start($node);
 my $old = $node->safe_psql('postgres',
 	'SELECT token || \'|\' || expires_at FROM uid_lease.lease WHERE worker_id = 0');
 my ($old_token, $old_expires) = split /\|/, $old;
-is($old_token, 3, 'the crashed run\'s lease is still in the table');
+is($old_token, 4, 'the crashed run\'s lease is still in the table');
 $node->poll_query_until('postgres', q{SELECT state = 'no_free_id' FROM uid_lease_status()})
   or die 'no "no_free_id" state';
 is($node->safe_psql('postgres', 'SELECT try_next()'), 'UID02',
 	'no free id: uid_next() fails with UID02');
 ($w, $t) = wait_held($node);
-is("$w/$t", '0/4', 'the crashed run\'s id is taken once it has expired');
+is("$w/$t", '0/5', 'the crashed run\'s id is taken once it has expired');
 is( $node->safe_psql(
 		'postgres',
 		"SELECT acquired_at >= '$old_expires' FROM uid_lease.lease WHERE worker_id = 0"),
@@ -99,7 +108,7 @@ is($node->safe_psql('postgres', 'SELECT try_next()'), 'UID02',
 	'after the theft uid_next() fails with UID02 (pool of one, id 0 leased by the thief)');
 ok($node->log_contains('uid: lost the lease on worker id 0'), 'the loss is logged');
 ($w, $t) = wait_held($node);
-is("$w/$t", '0/6', 'once the stolen lease expires, a new one is taken');
+is("$w/$t", '0/7', 'once the stolen lease expires, a new one is taken');
 
 $node->stop;
 done_testing();
