@@ -5,6 +5,7 @@ SELECT mode, state, worker_id, token, store, acquired_at, expires_at,
 FROM uid_lease_status();
 
 SELECT (uid_decode(uid_next())).worker_id;
+SELECT (uid_lease_status()).mode, uid_lease_status()::text LIKE '(static,static,7,%' AS as_record;
 
 -- invalid: no lease to release or take in static mode
 SELECT uid_lease_release();

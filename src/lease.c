@@ -1022,6 +1022,7 @@ uid_lease_status(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
 	UidRequireSharedMemory("uid_lease_status");
 
 	SpinLockAcquire(&lease->mutex);
