@@ -110,5 +110,19 @@ ok($node->log_contains('uid: lost the lease on worker id 0'), 'the loss is logge
 ($w, $t) = wait_held($node);
 is("$w/$t", '0/7', 'once the stolen lease expires, a new one is taken');
 
+# --- an id whose advisory lock another session holds is skipped, even if
+# its row is free (its holder may still be connected)
+$node->append_conf('postgresql.conf', "uid.lease_pool_size = 2\n");
+$node->safe_psql('postgres', 'SELECT pg_reload_conf()');
+$node->poll_query_until('postgres', q{SELECT renewals > 0 AND free_ids = 1 FROM uid_lease_status()})
+  or die 'pool size 2 not applied';
+is($node->safe_psql('postgres', 'SELECT uid_lease_release()'), 't', 'released id 0');
+my $bg = $node->background_psql('postgres');
+$bg->query_safe(q{SELECT pg_advisory_lock(hashtext('uid_lease'), 0)});
+is($node->safe_psql('postgres', 'SELECT uid_lease_acquire()'), 't', 'acquired again');
+is($node->safe_psql('postgres', 'SELECT try_next()'), '1',
+	'id 0 is skipped while another session holds its advisory lock: id 1 is taken');
+$bg->quit;
+
 $node->stop;
 done_testing();
