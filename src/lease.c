@@ -689,6 +689,8 @@ UidLeaseRelease(void)
 				last[24];
 	int64		last_ms = UidGeneratorRevoke();
 
+	/* whatever happens below, we no longer hold it (see UidLeaseTry) */
+	me.held = false;
 	snprintf(id, sizeof(id), "%d", me.worker_id);
 	snprintf(token, sizeof(token), "%lld", (long long) me.token);
 	snprintf(last, sizeof(last), "%lld", (long long) (last_ms + UID_EPOCH_MS));
