@@ -623,6 +623,8 @@ UidLeaseRenew(void)
 					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
 					 errmsg("another session holds the advisory lock on worker id %d in the lease store",
 							me.worker_id)));
+		/* a session lock: kept even if this transaction fails */
+		me.need_relock = false;
 	}
 	params[0] = id;
 	params[1] = token;
@@ -645,9 +647,8 @@ UidLeaseRenew(void)
 		UidLeaseLost();
 		params[0] = uid_lease_schema;
 		params[1] = id;
-		if (!me.need_relock)
-			(void) UidStoreExec("SELECT pg_catalog.pg_advisory_unlock(pg_catalog.hashtext($1::text), $2::int)",
-								2, params);
+		(void) UidStoreExec("SELECT pg_catalog.pg_advisory_unlock(pg_catalog.hashtext($1::text), $2::int)",
+							2, params);
 		UidStoreCommit();
 		return;
 	}
@@ -656,7 +657,6 @@ UidLeaseRenew(void)
 	/* a clock that drifted away: do not extend the deadline (rolls back) */
 	UidLeaseCheckSkew(before, after, store_now);
 	UidStoreCommit();
-	me.need_relock = false;
 
 	me.deadline_unix_ms = UidLeaseDeadline(before, store_now, store_expires);
 	me.next_renew_unix_ms = before + uid_lease_renew_interval_ms;

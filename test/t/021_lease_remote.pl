@@ -168,6 +168,20 @@ ok($first4 > $last2, 'the new holder\'s IDs are above the crashed holder\'s last
 ok(($first4 >> 22) + uid_epoch_ms > $prev_last,
 	'and after the last issued ms recorded in the store');
 
+# --- a stolen lease in the shared store: gen1 stops using id 0 within one
+# renewal, lets go of its advisory lock, and takes the lowest free id (3)
+$coord->safe_psql('postgres', 'UPDATE uid_lease.lease SET token = token + 1 WHERE worker_id = 0');
+$gen[0]->poll_query_until('postgres', q{SELECT losses = 1 FROM uid_lease_status()})
+  or die 'gen1 did not notice the stolen lease';
+my ($w1) = wait_held($gen[0]);
+is($w1, 3, 'gen1 lost id 0 and took id 3');
+is($gen[0]->safe_psql('postgres', 'SELECT try_next()'), '3', 'gen1 issues with id 3');
+is( $coord->safe_psql(
+		'postgres', q{
+SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+   AND classid = hashtext('uid_lease')::oid AND objid = 0 AND objsubid = 2}),
+	'0', 'nobody holds the advisory lock on the stolen id 0 any more');
+
 $_->stop for ($gen4, $gen[0], $gen[2]);
 $coord->stop;
 done_testing();
