@@ -270,7 +270,7 @@ UidLeaseNoteFailure(const char *error)
 static int64
 UidParseInt64(const char *s)
 {
-	return s ? strtoi64(s, NULL, 10) : 0;
+	return s ? (int64) strtoll(s, NULL, 10) : 0;	/* strtoi64 is 15+ */
 }
 
 /* The pool's free count; warns once each time it crosses 80% use. */
