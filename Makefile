@@ -12,7 +12,9 @@ OBJS = \
 	src/layout.o \
 	src/stats.o \
 	src/random.o \
-	src/uuid7.o
+	src/uuid7.o \
+	src/lease.o \
+	src/lease_store.o
 
 # The install script of the current version is assembled from one part per
 # concern (sql/install/NN_*.sql, in order); older versions' scripts and the
@@ -37,6 +39,9 @@ PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 PROVE_FLAGS = -I test/t
 
 PG_CPPFLAGS = -I$(srcdir)/src
+# libpq, for the lease worker's remote store (as contrib/dblink does)
+PG_CPPFLAGS += -I$(libpq_srcdir)
+SHLIB_LINK_INTERNAL += $(libpq)
 # -Wno-unused-parameter: fmgr functions and GUC hooks take arguments they may not use.
 PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter
 

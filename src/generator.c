@@ -10,7 +10,11 @@
  *				strictly increasing in the order the calls complete.
  *	floor_ms	set by the postmaster at shared-memory init from the durable
  *				high-water mark (hwm.c); read-only afterwards.
- *	worker_id	set at shared-memory init from uid.worker_id; read-only.
+ *	grant		atomic: the worker id this server may put in IDs, and the
+ *				last millisecond it may issue in (the grant word, below).  Set
+ *				once at shared-memory init for a static uid.worker_id; in
+ *				lease mode written only by the lease worker (lease.c), and
+ *				0 (no worker id) while no lease is held.
  *
  * No lock is taken on the hot path.  The uid LWLock (hwm.c) is taken only to
  * extend the durable reservation of time, about twice per reserve window.
@@ -35,13 +39,27 @@ typedef struct UidGeneratorShared
 {
 	pg_atomic_uint64 state;
 	int64		floor_ms;
-	int32		worker_id;
+	pg_atomic_uint64 grant;
 } UidGeneratorShared;
+
+/*
+ * The grant word: (deadline << 11) | valid bit (1 << 10) | worker id.  The
+ * deadline is the last millisecond (since the uid epoch) in which IDs may be
+ * issued: UID_MAX_TIME for a static worker id, the lease's expiry minus the
+ * safety margin in lease mode.  0 means no worker id.  One word, so that the
+ * hot path checks both with a single atomic read.
+ */
+#define UID_GRANT_VALID			((uint64) 1 << UID_WORKER_BITS)
+#define UidMakeGrant(worker, deadline) \
+	(((uint64) (deadline) << (UID_WORKER_BITS + 1)) | UID_GRANT_VALID | (uint64) (worker))
+#define UidGrantWorker(g)		((int) ((g) & UID_MAX_WORKER))
+#define UidGrantDeadline(g)		((int64) ((g) >> (UID_WORKER_BITS + 1)))
 
 static UidGeneratorShared *gen = NULL;
 
 static char *uid_worker_id_setting = NULL;
 static int	uid_worker_id_static = 0;
+bool		uid_worker_id_lease = false;	/* uid.worker_id = 'lease' */
 int			uid_max_batch = 10000;
 
 PG_FUNCTION_INFO_V1(uid_next);
@@ -49,7 +67,8 @@ PG_FUNCTION_INFO_V1(uid_next_batch);
 
 /*
  * uid.worker_id is text so that it can name a mode as well as a number:
- * "0".."1023" is a static worker id.  The lease mode will be spelled "lease".
+ * "0".."1023" is a static worker id, "lease" takes one from the lease table
+ * (lease.c).
  */
 static bool
 UidWorkerIdCheck(char **newval, void **extra, GucSource source)
@@ -57,15 +76,20 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 	char	   *end;
 	long		v;
 
-	if (*newval == NULL)
+	if (*newval == NULL || (*newval)[0] == '\0')
+	{
+		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d, or \"lease\".", UID_MAX_WORKER);
 		return false;
+	}
+	if (pg_strcasecmp(*newval, "lease") == 0)
+		return true;
 	errno = 0;
 	v = strtol(*newval, &end, 10);
 	while (*end == ' ')
 		end++;
 	if (errno != 0 || end == *newval || *end != '\0' || v < 0 || v > UID_MAX_WORKER)
 	{
-		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d.", UID_MAX_WORKER);
+		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d, or \"lease\".", UID_MAX_WORKER);
 		return false;
 	}
 	return true;
@@ -74,15 +98,17 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 static void
 UidWorkerIdAssign(const char *newval, void *extra)
 {
-	uid_worker_id_static = (int) strtol(newval, NULL, 10);
+	uid_worker_id_lease = (pg_strcasecmp(newval, "lease") == 0);
+	uid_worker_id_static = uid_worker_id_lease ? 0 : (int) strtol(newval, NULL, 10);
 }
 
 void
 UidGeneratorDefineSettings(void)
 {
 	DefineCustomStringVariable("uid.worker_id",
-							   "Worker id (0..1023) that uid_next() puts in every ID of this server.",
-							   "Every server that issues IDs into the same tables needs its own.",
+							   "Worker id (0..1023) that uid_next() puts in every ID of this server, or \"lease\".",
+							   "Every server that issues IDs into the same tables needs its own; "
+							   "\"lease\" takes a free one from the lease table.",
 							   &uid_worker_id_setting,
 							   "0",
 							   PGC_POSTMASTER,
@@ -118,8 +144,10 @@ UidGeneratorShmemInit(void)
 	if (found)
 		return;
 	gen->floor_ms = UidHwmRestoredFloor();
-	gen->worker_id = uid_worker_id_static;
 	pg_atomic_init_u64(&gen->state, UidMakeState(gen->floor_ms, UID_MAX_SEQ));
+	/* lease mode: no worker id until the lease worker grants one */
+	pg_atomic_init_u64(&gen->grant, uid_worker_id_lease ? 0 :
+					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
 	UidGeneratorWarnLayoutEnd();
 }
 
@@ -152,7 +180,62 @@ UidGeneratorShmemExit(int code, Datum arg)
 int
 UidGeneratorWorkerId(void)
 {
-	return gen ? gen->worker_id : -1;
+	uint64		g = gen ? pg_atomic_read_u64(&gen->grant) : 0;
+
+	return (g & UID_GRANT_VALID) ? UidGrantWorker(g) : -1;
+}
+
+/*
+ * Lease worker (lease.c) interface.  The ordering arguments:
+ *
+ * Taking a worker id: UidGeneratorRaiseFloor, then UidGeneratorGrant.  A
+ * backend reads the grant after it read the state word and before its
+ * compare-and-swap; if it sees the new grant, the floor was raised before,
+ * so a CAS from a state read before the raise fails and is retried.
+ *
+ * Giving it up: UidGeneratorRevoke swaps the grant to 0 (a full barrier) and
+ * returns a bound on every ID issued under the old grant: a backend that still
+ * saw the old grant had read the clock and the state before the swap, so its
+ * ID's millisecond is at most max(state, clock) as read after the swap.
+ */
+
+/* Raises the state so that the next ID is in a millisecond after ms. */
+void
+UidGeneratorRaiseFloor(int64 ms)
+{
+	uint64		target = UidMakeState(ms, UID_MAX_SEQ);
+	uint64		old = pg_atomic_read_u64(&gen->state);
+
+	while (old < target)
+		if (pg_atomic_compare_exchange_u64(&gen->state, &old, target))
+			break;
+}
+
+/* Allows IDs with this worker id in milliseconds up to deadline_ms. */
+void
+UidGeneratorGrant(int worker, int64 deadline_ms)
+{
+	Assert(worker >= 0 && worker <= UID_MAX_WORKER);
+	if (deadline_ms < 0)
+		deadline_ms = -1;		/* lease already past its margin */
+	(void) pg_atomic_exchange_u64(&gen->grant, deadline_ms < 0 ? 0 :
+								  UidMakeGrant(worker, Min(deadline_ms, UID_MAX_TIME)));
+}
+
+/*
+ * Stops generation at once; returns the millisecond (since the uid epoch)
+ * at or below which every ID issued under the revoked grant lies.
+ */
+int64
+UidGeneratorRevoke(void)
+{
+	int64		now_ms;
+	int64		state_ms;
+
+	(void) pg_atomic_exchange_u64(&gen->grant, 0);
+	state_ms = UidStateMs(pg_atomic_read_u64(&gen->state));
+	now_ms = UidClockNowUnixMs() - UID_EPOCH_MS + 1;
+	return Max(state_ms, now_ms);
 }
 
 uint64
@@ -185,10 +268,11 @@ UidGeneratorCheckUsable(const char *funcname)
  * millisecond that the durable high-water mark does not yet cover.
  */
 static uint64
-UidReserve(int want, int *got)
+UidReserve(int want, int *got, int *worker)
 {
 	bool		waited_clock = false;
 	bool		waited_overflow = false;
+	bool		waited_lease = false;
 
 	for (;;)
 	{
@@ -199,6 +283,7 @@ UidReserve(int want, int *got)
 		int64		ms;
 		int			seq0;
 		int			n;
+		uint64		grant;
 
 		if (unlikely(now < 0 || now > UID_MAX_TIME))
 			UidClockCheckRange(now);
@@ -243,6 +328,21 @@ UidReserve(int want, int *got)
 			continue;
 		}
 
+		/*
+		 * The worker id, and in lease mode the deadline: read after the state
+		 * and the clock, before the compare-and-swap (see UidGeneratorRevoke).
+		 * The barrier is free on x86; the 1 ms slack in UidGeneratorRevoke
+		 * covers a clock read that the CPU completes a little late.
+		 */
+		pg_read_barrier();
+		grant = pg_atomic_read_u64(&gen->grant);
+		if (unlikely(!(grant & UID_GRANT_VALID) || ms > UidGrantDeadline(grant)))
+		{
+			/* waits once for a lease being acquired, else raises UID02 */
+			UidLeaseAwaitWorkerId(&waited_lease);
+			continue;
+		}
+
 		if (unlikely(UidHwmNeedsExtending(ms)))
 			UidHwmEnsureCovers(ms);
 
@@ -251,6 +351,7 @@ UidReserve(int want, int *got)
 										   UidMakeState(ms, seq0 + n - 1)))
 		{
 			*got = n;
+			*worker = UidGrantWorker(grant);
 			return UidMakeState(ms, seq0);
 		}
 	}
@@ -261,11 +362,12 @@ uid_next(PG_FUNCTION_ARGS)
 {
 	uint64		first;
 	int			got;
+	int			worker;
 
 	UidGeneratorCheckUsable("uid_next");
-	first = UidReserve(1, &got);
+	first = UidReserve(1, &got, &worker);
 	UidStatsAdd(UID_COUNT_IDS, 1);
-	PG_RETURN_INT64(UidCompose(UidStateMs(first), gen->worker_id, UidStateSeq(first)));
+	PG_RETURN_INT64(UidCompose(UidStateMs(first), worker, UidStateSeq(first)));
 }
 
 /* Per-call state of uid_next_batch: the run of IDs claimed but not yet returned. */
@@ -274,6 +376,7 @@ typedef struct UidBatchState
 	int64		remaining;		/* IDs still to claim */
 	uint64		next;			/* state word of the next ID to return */
 	int			left;			/* IDs of the claimed run not yet returned */
+	int			worker;			/* worker id the claimed run was granted with */
 } UidBatchState;
 
 /*
@@ -322,7 +425,7 @@ uid_next_batch(PG_FUNCTION_ARGS)
 	{
 		int			got;
 
-		st->next = UidReserve((int) Min(st->remaining, UID_SEQ_PER_MS), &got);
+		st->next = UidReserve((int) Min(st->remaining, UID_SEQ_PER_MS), &got, &st->worker);
 		st->left = got;
 		st->remaining -= got;
 		UidStatsAdd(UID_COUNT_IDS, got);
@@ -334,7 +437,7 @@ uid_next_batch(PG_FUNCTION_ARGS)
 		st->next++;
 		st->left--;
 		SRF_RETURN_NEXT(funcctx,
-						Int64GetDatum(UidCompose(UidStateMs(s), gen->worker_id, UidStateSeq(s))));
+						Int64GetDatum(UidCompose(UidStateMs(s), st->worker, UidStateSeq(s))));
 	}
 	SRF_RETURN_DONE(funcctx);
 }

@@ -40,6 +40,7 @@ UidShmemSize(void)
 	size = add_size(size, UidHwmShmemSize());
 	size = add_size(size, UidStatsShmemSize());
 	size = add_size(size, UidUuid7ShmemSize());
+	size = add_size(size, UidLeaseShmemSize());
 	return size;
 }
 
@@ -70,6 +71,7 @@ uid_shmem_startup(void)
 	UidGeneratorShmemInit();
 	UidStatsShmemInit();
 	UidUuid7ShmemInit();
+	UidLeaseShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 
 	uid_preloaded = true;
@@ -92,10 +94,13 @@ _PG_init(void)
 		UidGeneratorDefineSettings();
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
+	UidLeaseDefineSettings();
 	MarkGUCPrefixReserved("uid");
 
 	if (!process_shared_preload_libraries_in_progress)
 		return;
+
+	UidLeaseRegisterWorker();
 
 #ifdef UID_HAVE_SHMEM_REQUEST_HOOK
 	prev_shmem_request_hook = shmem_request_hook;

@@ -120,6 +120,19 @@ extern void UidRandomBytes(void *dst, int n);
 extern Size UidUuid7ShmemSize(void);
 extern void UidUuid7ShmemInit(void);
 
+extern bool uid_worker_id_lease;	/* uid.worker_id = 'lease' */
+extern void UidGeneratorRaiseFloor(int64 ms);
+extern void UidGeneratorGrant(int worker, int64 deadline_ms);
+extern int64 UidGeneratorRevoke(void);
+
+/* ---- lease.c: worker ids from a lease table, renewed by a background worker ---- */
+
+extern void UidLeaseDefineSettings(void);
+extern void UidLeaseRegisterWorker(void);
+extern Size UidLeaseShmemSize(void);
+extern void UidLeaseShmemInit(void);
+extern void UidLeaseAwaitWorkerId(bool *waited);
+
 /* ---- stats.c: per-backend counters in shared memory ---- */
 
 typedef enum UidCounter
