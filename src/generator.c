@@ -8,8 +8,14 @@
  *				issued ID.  Every backend of every database advances it with
  *				compare-and-swap only, so the IDs of the whole server are
  *				strictly increasing in the order the calls complete.
- *	floor_ms	set by the postmaster at shared-memory init from the durable
- *				high-water mark (hwm.c); read-only afterwards.
+ *	floor_ms	atomic: the millisecond at or below which nothing may be
+ *				issued, as last set: by the postmaster at shared-memory init
+ *				from the durable high-water mark (hwm.c), then raised by
+ *				UidGeneratorRaiseFloor (a new lease's previous holder, the end
+ *				of a recovery, uid_advance_past).  While the state still sits
+ *				at it, nothing has been issued since, and a clock behind it
+ *				by up to the reserve window is waited out.
+ *	recovery_floor_done	atomic flag: the end-of-recovery floor was applied.
  *	grant		atomic: the worker id this server may put in IDs, and the
  *				last millisecond it may issue in (the grant word, below).  Set
  *				once at shared-memory init for a static uid.worker_id; in
@@ -24,6 +30,9 @@
 #include <limits.h>
 
 #include "access/xlog.h"
+#if PG_VERSION_NUM >= 150000
+#include "access/xlogrecovery.h"	/* GetLatestXTime; in xlog.h before 15 */
+#endif
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -38,7 +47,8 @@
 typedef struct UidGeneratorShared
 {
 	pg_atomic_uint64 state;
-	int64		floor_ms;
+	pg_atomic_uint64 floor_ms;
+	pg_atomic_uint32 recovery_floor_done;
 	pg_atomic_uint64 grant;
 } UidGeneratorShared;
 
@@ -57,6 +67,9 @@ typedef struct UidGeneratorShared
 
 static UidGeneratorShared *gen = NULL;
 
+/* this backend saw the end-of-recovery floor applied */
+static bool recovery_floor_seen = false;
+
 static char *uid_worker_id_setting = NULL;
 static int	uid_worker_id_static = 0;
 bool		uid_worker_id_lease = false;	/* uid.worker_id = 'lease' */
@@ -64,6 +77,7 @@ int			uid_max_batch = 10000;
 
 PG_FUNCTION_INFO_V1(uid_next);
 PG_FUNCTION_INFO_V1(uid_next_batch);
+PG_FUNCTION_INFO_V1(uid_advance_past);
 
 /*
  * uid.worker_id is text so that it can name a mode as well as a number:
@@ -143,8 +157,9 @@ UidGeneratorShmemInit(void)
 	gen = ShmemInitStruct("uid generator", UidGeneratorShmemSize(), &found);
 	if (found)
 		return;
-	gen->floor_ms = UidHwmRestoredFloor();
-	pg_atomic_init_u64(&gen->state, UidMakeState(gen->floor_ms, UID_MAX_SEQ));
+	pg_atomic_init_u64(&gen->floor_ms, (uint64) UidHwmRestoredFloor());
+	pg_atomic_init_u32(&gen->recovery_floor_done, 0);
+	pg_atomic_init_u64(&gen->state, UidMakeState(UidHwmRestoredFloor(), UID_MAX_SEQ));
 	/* lease mode: no worker id until the lease worker grants one */
 	pg_atomic_init_u64(&gen->grant, uid_worker_id_lease ? 0 :
 					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
@@ -205,10 +220,43 @@ UidGeneratorRaiseFloor(int64 ms)
 {
 	uint64		target = UidMakeState(ms, UID_MAX_SEQ);
 	uint64		old = pg_atomic_read_u64(&gen->state);
+	uint64		old_floor = pg_atomic_read_u64(&gen->floor_ms);
 
+	/* first the floor that allows the start-up wait, then the state */
+	while (old_floor < (uint64) ms)
+		if (pg_atomic_compare_exchange_u64(&gen->floor_ms, &old_floor, (uint64) ms))
+			break;
 	while (old < target)
 		if (pg_atomic_compare_exchange_u64(&gen->state, &old, target))
 			break;
+}
+
+/*
+ * A recovery that ended in this postmaster's lifetime (a promoted standby, a
+ * server started from a base backup or after a crash) replayed transactions
+ * of another run, possibly of another server with its own clock.  Every
+ * uid_next() ID that a replayed transaction stored was issued before that
+ * transaction committed, so no new ID may be at or below the commit time of
+ * the last replayed transaction: raise the floor to it, durably, once,
+ * before the first ID after the recovery.  A clock behind that time then
+ * refuses (UID01) rather than risk an ID that the old primary issued.
+ */
+static void
+UidGeneratorApplyRecoveryFloor(void)
+{
+	TimestampTz last = GetLatestXTime();
+
+	if (last != 0)
+	{
+		int64		ms = UidTimestamptzToUnixMs(last) - UID_EPOCH_MS;
+
+		if (ms > 0 && ms <= UID_MAX_TIME)
+		{
+			UidHwmEnsureCovers(ms);
+			UidGeneratorRaiseFloor(ms);
+		}
+	}
+	pg_atomic_write_u32(&gen->recovery_floor_done, 1);
 }
 
 /* Allows IDs with this worker id in milliseconds up to deadline_ms. */
@@ -257,6 +305,12 @@ UidGeneratorCheckUsable(const char *funcname)
 				 errmsg("%s() cannot run on a hot standby", funcname),
 				 errdetail("A standby shares its primary's worker id; IDs issued here could repeat the primary's."),
 				 errhint("Call %s() on the primary, or promote this standby first.", funcname)));
+	if (unlikely(!recovery_floor_seen))
+	{
+		if (!pg_atomic_read_u32(&gen->recovery_floor_done))
+			UidGeneratorApplyRecoveryFloor();
+		recovery_floor_seen = true;
+	}
 }
 
 /*
@@ -317,7 +371,7 @@ UidReserve(int want, int *got, int *worker)
 			 */
 			int64		max_lag = uid_clock_max_wait_ms;
 
-			if (last_ms == gen->floor_ms)
+			if (last_ms == (int64) pg_atomic_read_u64(&gen->floor_ms))
 				max_lag = Max(max_lag, uid_reserve_window_ms);
 			UidClockGuard(last_ms, now, max_lag, !waited_clock);
 			if (!waited_clock)
@@ -440,4 +494,32 @@ uid_next_batch(PG_FUNCTION_ARGS)
 						Int64GetDatum(UidCompose(UidStateMs(s), st->worker, UidStateSeq(s))));
 	}
 	SRF_RETURN_DONE(funcctx);
+}
+
+/*
+ * uid_advance_past(id): every later uid_next() of this server is greater than
+ * id, whatever its worker id: for data restored from another server, or a
+ * server whose clock was ahead.  Durable: the reservation is extended first.
+ * Returns false if the generator was already past id.
+ */
+Datum
+uid_advance_past(PG_FUNCTION_ARGS)
+{
+	int64		id = PG_GETARG_INT64(0);
+	int64		ms;
+	bool		moved;
+
+	UidGeneratorCheckUsable("uid_advance_past");
+	if (id < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%lld is not a uid: uid values are never negative", (long long) id)));
+	ms = id >> (UID_WORKER_BITS + UID_SEQ_BITS);
+	moved = pg_atomic_read_u64(&gen->state) < UidMakeState(ms, UID_MAX_SEQ);
+	if (moved)
+	{
+		UidHwmEnsureCovers(ms);
+		UidGeneratorRaiseFloor(ms);
+	}
+	PG_RETURN_BOOL(moved);
 }
