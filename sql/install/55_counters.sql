@@ -243,7 +243,7 @@ BEGIN
 
     INSERT INTO uid_counter.counters AS c (prefix, tenant, first_value, last_value)
     VALUES (c_prefix, c_tenant, v_start, v_start)
-    ON CONFLICT (prefix, tenant) DO UPDATE
+    ON CONFLICT ON CONSTRAINT counters_pkey DO UPDATE
         SET last_value = greatest(c.last_value OPERATOR(pg_catalog.+) 1, excluded.last_value)
     RETURNING c.last_value INTO v;
 
