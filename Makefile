@@ -10,7 +10,8 @@ OBJS = \
 	src/clock.o \
 	src/hwm.o \
 	src/layout.o \
-	src/stats.o
+	src/stats.o \
+	src/tickets.o
 
 # The install script of the current version is assembled from one part per
 # concern (sql/install/NN_*.sql, in order); older versions' scripts and the

@@ -44,6 +44,15 @@ SELECT pg_catalog.pg_extension_config_dump('uid_ticket._tickets', '');
 
 GRANT SELECT ON uid_ticket._tickets TO PUBLIC;
 
+-- nextval() that flushes the WAL record covering the value (src/tickets.c)
+CREATE FUNCTION uid_ticket._nextval(seq regclass)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_ticket_nextval'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION uid_ticket._nextval(regclass) IS
+'nextval(seq), then flushes WAL up to the sequence page''s LSN, so that no value handed out is handed out again after a crash.';
+
 -- The checks shared by the ticket functions.
 CREATE FUNCTION uid_ticket._check_name(name text)
 RETURNS void
@@ -142,7 +151,7 @@ BEGIN
             USING ERRCODE = '42704',
                   HINT = 'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.';
     END IF;
-    RETURN pg_catalog.nextval(seq);
+    RETURN uid_ticket._nextval(seq);
 END
 $$;
 
@@ -172,7 +181,7 @@ BEGIN
             USING ERRCODE = '22023',
                   HINT = 'Ask for a size of 1 to block tickets, or create the ticket with a larger block.';
     END IF;
-    first := pg_catalog.nextval(pg_catalog.format('uid_ticket.%I', t_name)::regclass);
+    first := uid_ticket._nextval(pg_catalog.format('uid_ticket.%I', t_name)::regclass);
     step := t.nodes;
     count := want;
     last := first OPERATOR(pg_catalog.+)
