@@ -144,7 +144,10 @@ AS $$
 DECLARE
     seq regclass;
 BEGIN
-    PERFORM uid_ticket._check_name($1);
+    -- the hot path: the name check inline (PERFORM would cost a query)
+    IF $1 IS NULL OR $1 OPERATOR(pg_catalog.!~) '^[a-z][a-z0-9_]{0,47}$' THEN
+        PERFORM uid_ticket._check_name($1);
+    END IF;
     seq := pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', $1));
     IF seq IS NULL THEN
         RAISE EXCEPTION 'ticket "%" does not exist', $1
