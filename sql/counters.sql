@@ -148,6 +148,22 @@ SELECT pg_temp.err($$SELECT uid_counter_next('acme', 'SHR4')$$);
 SELECT count(*) AS counters FROM uid_counters WHERE prefix IN ('NEW', 'SHR4') OR tenant = 'ac me';
 SELECT count(*) AS counters, sum(last_value) AS sum_last FROM uid_counters;
 
+-- the end of the number line: the last number is issued once, then an error
+SELECT uid_counter_configure('END', start => 9223372036854775805);
+SELECT uid_counter_next('acme', 'END'), uid_counter_next('acme', 'END');
+SELECT pg_temp.err($$SELECT uid_counter_next('acme', 'END')$$);
+
+-- privileges: any role may draw (uid_counter_next is SECURITY DEFINER), but
+-- only the owner configures, and nobody else writes the tables directly
+CREATE ROLE regress_uid_counter_user;
+SET ROLE regress_uid_counter_user;
+SELECT uid_counter_next('acme', 'ROLE');
+SELECT pg_temp.err($$SELECT uid_counter_configure('ROLE', start => 5)$$);
+SELECT pg_temp.err($$SELECT uid_counter_set_range('acme', 'ROLE', 1, 5)$$);
+SELECT pg_temp.err($$UPDATE uid_counter.counters SET last_value = 0$$);
+RESET ROLE;
+DROP ROLE regress_uid_counter_user;
+
 -- the state is extension configuration: pg_dump keeps it
 SELECT e.cfg::regclass::text AS configuration_table
   FROM pg_extension x, unnest(x.extconfig) AS e(cfg)

@@ -49,6 +49,19 @@ INSERT INTO orders (what) VALUES ('a'), ('b');
 SELECT * FROM orders ORDER BY id;
 DROP TABLE orders;
 
+-- privileges are the sequence's: a role needs USAGE on it
+CREATE ROLE regress_uid_ticket_user;
+SET ROLE regress_uid_ticket_user;
+SELECT pg_temp.err('SELECT uid_ticket_next(''orders_odd'')');
+RESET ROLE;
+GRANT USAGE ON SEQUENCE uid_ticket.orders_odd TO regress_uid_ticket_user;
+SET ROLE regress_uid_ticket_user;
+SELECT uid_ticket_next('orders_odd');
+SELECT pg_temp.err('SELECT uid_ticket_create(''mine'', 1)');
+RESET ROLE;
+REVOKE USAGE ON SEQUENCE uid_ticket.orders_odd FROM regress_uid_ticket_user;
+DROP ROLE regress_uid_ticket_user;
+
 -- the listing
 SELECT name, node, nodes, block, sequence, last_issued FROM uid_tickets ORDER BY name;
 
