@@ -14,7 +14,8 @@ OBJS = \
 	src/random.o \
 	src/uuid7.o \
 	src/lease.o \
-	src/lease_store.o
+	src/lease_store.o \
+	src/tickets.o
 
 # The install script of the current version is assembled from one part per
 # concern (sql/install/NN_*.sql, in order); older versions' scripts and the
