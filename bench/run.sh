@@ -13,15 +13,15 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_MAJOR=${PG_MAJOR:-15}
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
 
+. "$top/test/lib.sh"
+
 if [ "$(id -u)" = 0 ]; then
 	if [ "${UID_SKIP_DEPS:-}" != 1 ]; then
 		bash "$top/test/deps.sh" >/dev/null
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnuplot-nox >/dev/null || true
 	fi
 	work=$(mktemp -d /tmp/uid-bench.XXXXXX)
-	tar -C "$top" --exclude=./tmp_install --exclude=./.git --exclude=./bench/out -cf - . |
-		tar -C "$work" -xf -
-	chown -R postgres: "$work"
+	uid_copy_tree_for_postgres "$work"
 	runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" bash "$work/bench/run.sh" "$@"
 	rm -rf "$top/bench/out"
 	cp -r "$work/bench/out" "$top/bench/out"
@@ -30,7 +30,6 @@ if [ "$(id -u)" = 0 ]; then
 fi
 
 cd "$top"
-. test/lib.sh
 . bench/lib.sh
 uid_build_private_install
 bench_main "$@"

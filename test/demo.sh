@@ -14,6 +14,8 @@ export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
 DEMO=${UID_DEMO_DIR:-/tmp/uid-demo}
 PORT=${UID_DEMO_PORT:-5499}
 
+. "$top/test/lib.sh"
+
 if [ "$(id -u)" = 0 ]; then
 	if [ "${1:-}" != stop ] && [ "${UID_SKIP_DEPS:-}" != 1 ]; then
 		bash "$top/test/deps.sh" >/dev/null
@@ -23,22 +25,20 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 	[ "${1:-}" = stop ] && { rm -rf "$DEMO"; echo "demo server stopped"; exit 0; }
 	rm -rf "$DEMO"
-	mkdir -p "$DEMO/src"
-	tar -C "$top" --exclude=./tmp_install --exclude=./.git -cf - . | tar -C "$DEMO/src" -xf -
-	chown -R postgres: "$DEMO"
+	uid_copy_tree_for_postgres "$DEMO/src"
+	chown postgres: "$DEMO"
 	exec runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" UID_DEMO_DIR="$DEMO" UID_DEMO_ORIGIN="$top" \
 		UID_DEMO_PORT="$PORT" bash "$DEMO/src/test/demo.sh" "$@"
 fi
 
 cd "$top"
-. test/lib.sh
-uid_build_private_install
 data="$DEMO/data"
-
 if [ "${1:-}" = stop ]; then
-	[ -d "$data" ] && pg_ctl -D "$data" -m fast stop >/dev/null 2>&1 || true
+	[ -x tmp_install/"$("$PG_CONFIG" --bindir)"/pg_ctl ] && [ -d "$data" ] &&
+		tmp_install/"$("$PG_CONFIG" --bindir)"/pg_ctl -D "$data" -m fast stop >/dev/null 2>&1
 	exit 0
 fi
+uid_build_private_install
 
 initdb -D "$data" -A trust >/dev/null
 cat >> "$data/postgresql.conf" <<CONF

@@ -17,15 +17,14 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_MAJOR=${PG_MAJOR:-15}
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
 
+. "$top/test/lib.sh"
+
 if [ "$(id -u)" = 0 ]; then
 	if [ "${UID_SKIP_DEPS:-}" != 1 ]; then
 		bash "$top/test/deps.sh"
 	fi
 	work=$(mktemp -d /tmp/uid-test.XXXXXX)
-	tar -C "$top" --exclude=./tmp_install --exclude=./tmp_check --exclude=./.git \
-		--exclude=./results --exclude=./output_iso --exclude=./tmp_check_iso -cf - . |
-		tar -C "$work" -xf -
-	chown -R postgres: "$work"
+	uid_copy_tree_for_postgres "$work"
 	echo "test/run.sh: running the suites as the postgres OS user in $work"
 	exec runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" PG_MAJOR="$PG_MAJOR" \
 		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}" \
@@ -33,7 +32,6 @@ if [ "$(id -u)" = 0 ]; then
 fi
 
 cd "$top"
-. test/lib.sh
 
 uid_build_private_install
 

@@ -41,12 +41,11 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_MAJOR=${PG_MAJOR:-15}
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
 
+. "$top/test/lib.sh"
+
 if [ "$(id -u)" = 0 ]; then
 	work=$(mktemp -d /tmp/uid-vg.XXXXXX)
-	tar -C "$top" --exclude=./tmp_install --exclude=./tmp_check --exclude=./.git \
-		--exclude=./results --exclude=./output_iso --exclude=./tmp_check_iso -cf - . |
-		tar -C "$work" -xf -
-	chown -R postgres: "$work"
+	uid_copy_tree_for_postgres "$work"
 	echo "test/valgrind.sh: running as the postgres OS user in $work"
 	exec runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" PG_MAJOR="$PG_MAJOR" \
 		VG_PGBENCH_TX="${VG_PGBENCH_TX:-}" VG_KEEP=1 bash "$work/test/valgrind.sh"
@@ -54,7 +53,6 @@ fi
 
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
 cd "$top"
-. test/lib.sh
 uid_build_private_install
 # lib/pgxs/src/makefiles/pgxs.mk -> lib/pgxs/src/test/{regress,isolation}
 pgxs_test=$(dirname "$(dirname "$("$PG_CONFIG" --pgxs)")")/test
