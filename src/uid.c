@@ -6,7 +6,7 @@
  * Each subsystem that keeps shared state exports a Size function and an Init
  * function; this file requests the sum of their sizes and calls each Init
  * under AddinShmemInitLock.  When uid is not in shared_preload_libraries,
- * _PG_init returns after defining the settings, and the functions that need
+ * _PG_init returns at once (defining no settings), and the functions that need
  * shared memory raise an error with a hint (UidRequireSharedMemory).
  */
 #include "postgres.h"
@@ -80,13 +80,19 @@ uid_shmem_startup(void)
 void
 _PG_init(void)
 {
+	/*
+	 * Not preloaded (CREATE EXTENSION or a decoder loaded us into a running
+	 * backend): there is no shared memory to set up, and PostgreSQL forbids
+	 * defining PGC_POSTMASTER settings such as uid.worker_id after start-up
+	 * (FATAL for the session).  The decoders need no settings.
+	 */
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+
 	UidGeneratorDefineSettings();
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
 	MarkGUCPrefixReserved("uid");
-
-	if (!process_shared_preload_libraries_in_progress)
-		return;
 
 #ifdef UID_HAVE_SHMEM_REQUEST_HOOK
 	prev_shmem_request_hook = shmem_request_hook;
