@@ -107,20 +107,22 @@ sub kill9_all
 	closedir $dh;
 	$node->kill9;
 	kill 'KILL', @children if @children;
-	# wait until they are all gone
+	# Wait until they are gone.  A dead child (zombie) has left shared
+	# memory, which is all that matters; the postmaster must be reaped
+	# entirely, as the next postmaster probes the PID in postmaster.pid.
 	for my $p ($pm, @children)
 	{
 		my $tries = 0;
-		while (kill(0, $p) && -e "/proc/$p" && $tries++ < 10 * $PostgreSQL::Test::Utils::timeout_default)
+		while (-e "/proc/$p"
+			&& $tries++ < 100 * $PostgreSQL::Test::Utils::timeout_default)
 		{
-			my $state = '';
-			if (open my $st, '<', "/proc/$p/stat")
+			if ($p != $pm && open my $st, '<', "/proc/$p/stat")
 			{
-				($state) = (<$st> // '') =~ /\)\s+(\S)/;
+				my ($state) = (<$st> // '') =~ /\)\s+(\S)/;
 				close $st;
+				last if defined $state && $state eq 'Z';
 			}
-			last if defined $state && $state eq 'Z';    # dead, not yet reaped
-			select(undef, undef, undef, 0.1);
+			select(undef, undef, undef, 0.01);
 		}
 	}
 	# libfaketime cannot clean up its segments after SIGKILL
