@@ -9,7 +9,8 @@
 #     (refused until the clock is back);
 #  d) immediate shutdown, restart with the clock behind: nothing at or below
 #     the previous maximum;
-#  e) a clean shutdown records the exact last issued time.
+#  e) a clean shutdown records the exact last issued time;
+#  f) kill -9 of one backend: the crash-and-restart cycle re-reads uid.hwm.
 #
 # Steps are made large compared with the time a psql round trip takes
 # (seconds, not milliseconds), so that "the clock is behind the last issued
@@ -31,7 +32,8 @@ my $node = uid_node(
 	'clock',
 	'uid.worker_id'         => 1,
 	'uid.clock_max_wait_ms' => 3000,
-	'uid.reserve_window_ms' => 1000);
+	'uid.reserve_window_ms' => 1000,
+	restart_after_crash     => 'on');
 my $clock = $node->basedir . '/faketime.rc';
 set_clock($clock, '+0');
 faketime_start($node, $clock);
@@ -331,6 +333,38 @@ faketime_start($node, $clock);
 $after = stats();
 is($after->{waits}, 0, 'e) with a correct clock the first ID after a clean restart waits for nothing');
 cmp_ok(id_ms($id), '>', $floor, 'e) ... and is above the recorded time');
+
+# ---------------------------------------------------------------------------
+# f) kill -9 of one backend mid-load: the postmaster's crash-and-restart
+#    cycle re-reads uid.hwm, and generation resumes above the reservation
+# ---------------------------------------------------------------------------
+$rows = $node->safe_psql('postgres', 'SELECT count(*) FROM log');
+$bg   = start_load();
+$node->poll_query_until('postgres',
+	"SELECT count(*) >= $rows + 3000 FROM log")
+  or die 'the load did not start';
+my $log_offset = -s $node->logfile;
+my $load_pid = $node->safe_psql('postgres',
+	q{SELECT pid FROM pg_stat_activity WHERE query LIKE 'DO $$BEGIN LOOP%' AND state = 'active'});
+like($load_pid, qr/^\d+$/, 'f) found the loading backend');
+kill 'KILL', $load_pid;
+eval { $bg->quit };
+$node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset);
+$node->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+  or die 'the server did not come back after the backend crash';
+($floor, $clean) = read_hwm($node);
+is($clean, 0, 'f) after the backend crash uid.hwm holds a reservation');
+is( $node->safe_psql(
+		'postgres',
+		'SELECT (extract(epoch FROM last_issued_at) * 1000)::bigint - '
+		  . uid_epoch_ms() . ' FROM uid_stats'),
+	$floor,
+	'f) the reinitialised generator starts from the reservation in uid.hwm');
+$max = max_id();
+($id) = $node->safe_psql('postgres',
+	'INSERT INTO log (id) VALUES (uid_next()) RETURNING id');
+ok($id > $max, 'f) the first ID after the crash cycle is above every stored ID');
+cmp_ok(id_ms($id), '>', $floor, 'f) ... and after the reservation');
 
 is( $node->safe_psql(
 		'postgres', 'SELECT count(*) = count(DISTINCT id) FROM log'),
