@@ -95,13 +95,16 @@ UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms)
 
 /*
  * All 4096 sequence numbers of millisecond ms are used: busy-read the clock
- * until it shows a later millisecond.  This takes under a millisecond, so a
- * sleep (whose granularity is coarser) would only lose throughput.
+ * while it still shows ms.  This takes under a millisecond, so a sleep
+ * (whose granularity is coarser) would only lose throughput.  If the clock
+ * steps back meanwhile, return: the caller then sees a backward step and
+ * applies the clock guard (wait it out or refuse) instead of spinning for
+ * as long as the step.
  */
 void
 UidClockSpinPast(int64 ms)
 {
-	while (UidClockNowUnixMs() - UID_EPOCH_MS <= ms)
+	while (UidClockNowUnixMs() - UID_EPOCH_MS == ms)
 		CHECK_FOR_INTERRUPTS();
 }
 
