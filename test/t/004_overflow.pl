@@ -66,7 +66,10 @@ is(stat_of('overflow_waits'), '0', 'no overflow wait so far');
 sub start_waiting
 {
 	my ($sql, $waits) = @_;
-	my $bg = $node->background_psql('postgres', on_error_stop => 0);
+	my $bg = $node->background_psql(
+		'postgres',
+		on_error_stop => 0,
+		timeout       => 60);
 	$bg->query_safe('\set VERBOSITY verbose');
 	$bg->query_until(qr/started/, "\\echo started\n$sql\n\\echo finished\n");
 	$node->poll_query_until('postgres',
@@ -140,6 +143,34 @@ is( $node->safe_psql(
 	  FROM ids}),
 	't|t|t',
 	'200000 more IDs: no (ms, sequence) pair twice, sequence at most 4095');
+
+# A backward step while a call waits in a full millisecond is a backward
+# step like any other: refused with UID01 (it exceeds uid.clock_max_wait_ms),
+# not waited for.  Freeze the clock again, later than everything issued, and
+# fill that millisecond.
+set_clock($clock, '2027-01-01 00:00:00');
+$node->safe_psql('postgres',
+	'INSERT INTO ids (id) SELECT uid_next() FROM generate_series(1, 4096)');
+is( $node->safe_psql(
+		'postgres',
+		q{SELECT count(*) FROM ids WHERE uid_time(id) = '2027-01-01 00:00:00+00'}),
+	'4096',
+	'a second frozen millisecond is full');
+my $refusals = stat_of('clock_refusals');
+my $waits    = stat_of('overflow_waits');
+$bg = start_waiting('INSERT INTO ids (id) VALUES (uid_next());', $waits + 1);
+set_clock($clock, '2026-12-31 23:59:30');
+$bg->query_until(qr/finished/, '');
+like($bg->{stderr}, qr/ERROR:\s+UID01/,
+	'a 30 s backward step during the overflow wait: refused with UID01');
+$bg->quit;
+cmp_ok(stat_of('clock_refusals'), '>', $refusals, 'uid_stats.clock_refusals counted it');
+set_clock($clock, '2027-01-01 00:00:01');
+is( $node->safe_psql(
+		'postgres',
+		q{SELECT d.* FROM uid_next() AS n(id), uid_decode(n.id) AS d}),
+	'2027-01-01 00:00:01+00|9|0|' . (1798761601000 - uid_epoch_ms()),
+	'with the clock past the full ms, the next ID is sequence 0 of the next ms');
 
 $node->stop;
 done_testing();
