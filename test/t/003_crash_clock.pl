@@ -10,7 +10,8 @@
 #  d) immediate shutdown, restart with the clock behind: nothing at or below
 #     the previous maximum;
 #  e) a clean shutdown records the exact last issued time;
-#  f) kill -9 of one backend: the crash-and-restart cycle re-reads uid.hwm.
+#  f) kill -9 of one backend: the crash-and-restart cycle re-reads uid.hwm;
+#  g) a damaged uid.hwm makes uid_next() refuse until it is removed.
 #
 # Steps are made large compared with the time a psql round trip takes
 # (seconds, not milliseconds), so that "the clock is behind the last issued
@@ -365,6 +366,36 @@ $max = max_id();
 	'INSERT INTO log (id) VALUES (uid_next()) RETURNING id');
 ok($id > $max, 'f) the first ID after the crash cycle is above every stored ID');
 cmp_ok(id_ms($id), '>', $floor, 'f) ... and after the reservation');
+
+# ---------------------------------------------------------------------------
+# g) a damaged uid.hwm: uid_next() refuses (it cannot prove that new IDs are
+#    above the old ones) until an operator removes the file
+# ---------------------------------------------------------------------------
+$node->stop('fast');
+{
+	my $path = $node->data_dir . '/uid.hwm';
+	open my $fh, '+<:raw', $path or die "could not open $path: $!";
+	seek $fh, 8, 0;
+	print $fh pack('q', 12345);    # change ms, keep the old CRC
+	close $fh;
+}
+$log_offset = -s $node->logfile;
+faketime_start($node, $clock);
+ok($node->log_contains(qr/high-water mark file "uid.hwm" is damaged/, $log_offset),
+	'g) start-up logs that uid.hwm is damaged');
+($state, $err) = sqlstate_of($node, 'INSERT INTO log (id) VALUES (uid_next())');
+is($state, 'XX001', 'g) uid_next() with a damaged uid.hwm: SQLSTATE XX001 (data_corrupted)');
+like($err, qr/HINT:.*remove the file/, 'g) ... with a hint saying what to do');
+is(stats()->{ids}, 0, 'g) nothing was issued');
+$node->stop('fast');
+unlink $node->data_dir . '/uid.hwm' or die "could not remove uid.hwm: $!";
+faketime_start($node, $clock);
+$max = max_id();
+($id) = $node->safe_psql('postgres',
+	'INSERT INTO log (id) VALUES (uid_next()) RETURNING id');
+ok($id > $max, 'g) with the file removed (and the clock past every ID), generation resumes');
+($floor, $clean) = read_hwm($node);
+cmp_ok($floor, '>=', id_ms($id), 'g) and a new uid.hwm covers it');
 
 is( $node->safe_psql(
 		'postgres', 'SELECT count(*) = count(DISTINCT id) FROM log'),

@@ -172,5 +172,17 @@ is( $node->safe_psql(
 	'2027-01-01 00:00:01+00|9|0|' . (1798761601000 - uid_epoch_ms()),
 	'with the clock past the full ms, the next ID is sequence 0 of the next ms');
 
+# A clock outside what the 41-bit time field can hold: refused, nothing issued.
+my $ids = stat_of('ids_issued');
+my ($state, $err);
+set_clock($clock, '2096-01-01 00:00:00');
+($state, $err) = sqlstate_of($node, 'SELECT uid_next()');
+is($state, 'UID03', 'a clock in 2096 (past the 41-bit time field): UID03');
+set_clock($clock, '2025-12-31 23:59:59');
+($state, $err) = sqlstate_of($node, 'SELECT uid_next()');
+is($state, 'UID01', 'a clock before the uid epoch: UID01');
+like($err, qr/before the uid epoch/, '... saying so');
+is(stat_of('ids_issued'), $ids, 'nothing was issued');
+
 $node->stop;
 done_testing();
