@@ -32,7 +32,7 @@ use UidTap;
 my $node = uid_node(
 	'clock',
 	'uid.worker_id'         => 1,
-	'uid.clock_max_wait_ms' => 3000,
+	'uid.clock_max_wait_ms' => 5000,
 	'uid.reserve_window_ms' => 1000,
 	restart_after_crash     => 'on');
 my $clock = $node->basedir . '/faketime.rc';
@@ -123,22 +123,22 @@ is( $node->safe_psql(
 	'libfaketime: "+0" puts it back');
 
 # ---------------------------------------------------------------------------
-# a) a backward step within uid.clock_max_wait_ms (3000) is waited out
+# a) a backward step within uid.clock_max_wait_ms (5000) is waited out
 # ---------------------------------------------------------------------------
 $node->safe_psql('postgres',
 	'INSERT INTO log (id) SELECT uid_next() FROM generate_series(1, 100)');
 my $before = stats();
 my $max = max_id();
-set_clock($clock, '-1');
+set_clock($clock, '-2');
 my ($behind, $id) = call_behind($max);
 is($behind, 't', 'a) the clock read just before the call is behind the last ID');
 my $after = stats();
-ok($id > $max, 'a) after a 1 s backward step the new ID is above every earlier ID');
+ok($id > $max, 'a) after a 2 s backward step the new ID is above every earlier ID');
 cmp_ok($after->{waits}, '>', $before->{waits},
 	'a) uid_stats.clock_waits increased');
 is($after->{refusals}, $before->{refusals}, 'a) nothing was refused');
 cmp_ok($after->{max_step}, '>', 0, 'a) uid_stats.max_clock_step_ms recorded the step');
-cmp_ok($after->{max_step}, '<=', 1000, 'a) ... and it is at most the 1 s step');
+cmp_ok($after->{max_step}, '<=', 2000, 'a) ... and it is at most the 2 s step');
 set_clock($clock, '+0');
 
 # ---------------------------------------------------------------------------
@@ -169,7 +169,7 @@ ok($id > $max, 'b) with the clock back, uid_next() works again, above every earl
 set_setting('uid.clock_max_wait_ms', 50);
 
 # ---------------------------------------------------------------------------
-# c1) kill -9 mid-load; restart with the clock 0.5 s behind the last stored ID
+# c1) kill -9 mid-load; restart with the clock 1 s behind the last stored ID
 # ---------------------------------------------------------------------------
 my $rows = $node->safe_psql('postgres', 'SELECT count(*) FROM log');
 my $bg = start_load();
@@ -183,7 +183,7 @@ my ($floor, $clean) = read_hwm($node);
 is($clean, 0, 'c1) after kill -9, uid.hwm holds a reservation, not a clean record');
 
 # The reservation may be up to one window (1 s) beyond the last issued ID;
-# a clock 0.5 s behind that ID is then up to 1.5 s behind the reservation.
+# a clock 1 s behind that ID is then up to 2 s behind the reservation.
 # Start with a 5 s window so that this is within what start-up waits out.
 $node->adjust_conf('postgresql.conf', 'uid.reserve_window_ms', "'5000'");
 set_clock($clock, '+0');
@@ -198,7 +198,7 @@ is( $node->safe_psql(
 	$floor,
 	'c1) after the restart the generator starts from the reservation in uid.hwm');
 
-set_clock($clock, offset_to(uid_epoch_ms() + id_ms($max) - 500));
+set_clock($clock, offset_to(uid_epoch_ms() + id_ms($max) - 1000));
 ($behind, $id) = call_behind($max);
 is($behind, 't', 'c1) the clock read just before the call is behind the last stored ID');
 $after = stats();
