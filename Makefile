@@ -10,7 +10,12 @@ OBJS = \
 	src/clock.o \
 	src/hwm.o \
 	src/layout.o \
-	src/stats.o
+	src/stats.o \
+	src/random.o \
+	src/uuid7.o \
+	src/lease.o \
+	src/lease_store.o \
+	src/tickets.o
 
 # The install script of the current version is assembled from one part per
 # concern (sql/install/NN_*.sql, in order); older versions' scripts and the
@@ -35,8 +40,11 @@ PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 PROVE_FLAGS = -I test/t
 
 PG_CPPFLAGS = -I$(srcdir)/src
-PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
-	-Wno-sign-compare
+# libpq, for the lease worker's remote store (as contrib/dblink does)
+PG_CPPFLAGS += -I$(libpq_srcdir)
+SHLIB_LINK_INTERNAL += $(libpq)
+# -Wno-unused-parameter: fmgr functions and GUC hooks take arguments they may not use.
+PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter
 
 EXTRA_CLEAN = $(DATA_built) tmp_install
 

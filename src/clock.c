@@ -12,6 +12,7 @@
 
 #include <time.h>
 
+#include "compat.h"
 #include "miscadmin.h"
 #include "storage/latch.h"
 #include "utils/guc.h"
@@ -21,6 +22,9 @@
 #include "uid.h"
 
 int			uid_clock_max_wait_ms = 5;
+
+UID_DECLARE_WAIT_EVENT(UidWaitEventClockStep, "UidClockStep")
+UID_DECLARE_WAIT_EVENT(UidWaitEventOverflow, "UidSequenceOverflow")
 
 /* longest single sleep while waiting out a backward step */
 #define UID_CLOCK_PAUSE_MAX_MS 10
@@ -60,15 +64,18 @@ UidFormatUnixMs(int64 unix_ms)
  * since the uid epoch, now_ms < last_ms).  If the step is within max_lag_ms,
  * sleep a little and return so the caller reads the clock again; otherwise
  * raise the clock error.  Sleeping in short slices means a clock that steps
- * further back during the wait is refused, not waited for.
+ * further back during the wait is refused, not waited for.  first_look is
+ * true the first time one call sees the clock behind: the step is counted
+ * once per call.
  */
 void
-UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms)
+UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms, bool first_look)
 {
 	int64		lag = last_ms - now_ms;
 
 	Assert(lag > 0);
-	UidStatsNoteClockStep(lag);
+	if (first_look)
+		UidStatsNoteClockStep(lag);
 
 	if (lag > max_lag_ms)
 	{
@@ -88,7 +95,7 @@ UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms)
 	(void) WaitLatch(MyLatch,
 					 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 					 Min(lag, UID_CLOCK_PAUSE_MAX_MS),
-					 PG_WAIT_EXTENSION);
+					 UidWaitEventClockStep());
 	ResetLatch(MyLatch);
 	CHECK_FOR_INTERRUPTS();
 }
@@ -97,15 +104,15 @@ UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms)
  * All 4096 sequence numbers of millisecond ms are used: busy-read the clock
  * while it still shows ms.  This takes under a millisecond, so a sleep
  * (whose granularity is coarser) would only lose throughput.  If the clock
- * steps back meanwhile, return: the caller then sees a backward step and
- * applies the clock guard (wait it out or refuse) instead of spinning for
- * as long as the step.
+ * steps back meanwhile, return: the caller's clock guard decides.
  */
 void
 UidClockSpinPast(int64 ms)
 {
+	pgstat_report_wait_start(UidWaitEventOverflow());
 	while (UidClockNowUnixMs() - UID_EPOCH_MS == ms)
 		CHECK_FOR_INTERRUPTS();
+	pgstat_report_wait_end();
 }
 
 /*

@@ -50,4 +50,30 @@
 	(MaxConnections + autovacuum_max_workers + 1 + max_worker_processes + max_wal_senders + 1)
 #endif
 
+/*
+ * Wait events shown in pg_stat_activity while uid waits.  17 added named
+ * extension wait events; before that they all show as "Extension".
+ * UID_DECLARE_WAIT_EVENT(fn, "Name") defines fn() returning the event.
+ * Not for the postmaster: registering a name takes a lock.
+ */
+#include "utils/wait_event.h"
+#if PG_VERSION_NUM >= 170000
+#define UID_DECLARE_WAIT_EVENT(fn, name) \
+static inline uint32 \
+fn(void) \
+{ \
+	static uint32 event = 0; \
+	if (event == 0) \
+		event = WaitEventExtensionNew(name); \
+	return event; \
+}
+#else
+#define UID_DECLARE_WAIT_EVENT(fn, name) \
+static inline uint32 \
+fn(void) \
+{ \
+	return PG_WAIT_EXTENSION; \
+}
+#endif
+
 #endif							/* UID_COMPAT_H */

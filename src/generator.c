@@ -8,9 +8,19 @@
  *				issued ID.  Every backend of every database advances it with
  *				compare-and-swap only, so the IDs of the whole server are
  *				strictly increasing in the order the calls complete.
- *	floor_ms	set by the postmaster at shared-memory init from the durable
- *				high-water mark (hwm.c); read-only afterwards.
- *	worker_id	set at shared-memory init from uid.worker_id; read-only.
+ *	floor_ms	atomic: the millisecond at or below which nothing may be
+ *				issued, as last set: by the postmaster at shared-memory init
+ *				from the durable high-water mark (hwm.c), then raised by
+ *				UidGeneratorRaiseFloor (a new lease's previous holder, the end
+ *				of a recovery, uid_advance_past).  While the state still sits
+ *				at it, nothing has been issued since, and a clock behind it
+ *				by up to the reserve window is waited out.
+ *	recovery_floor_done	atomic flag: the end-of-recovery floor was applied.
+ *	grant		atomic: the worker id this server may put in IDs, and the
+ *				last millisecond it may issue in (the grant word, below).  Set
+ *				once at shared-memory init for a static uid.worker_id; in
+ *				lease mode written only by the lease worker (lease.c), and
+ *				0 (no worker id) while no lease is held.
  *
  * No lock is taken on the hot path.  The uid LWLock (hwm.c) is taken only to
  * extend the durable reservation of time, about twice per reserve window.
@@ -20,6 +30,9 @@
 #include <limits.h>
 
 #include "access/xlog.h"
+#if PG_VERSION_NUM >= 150000
+#include "access/xlogrecovery.h"	/* GetLatestXTime; in xlog.h before 15 */
+#endif
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -27,28 +40,49 @@
 #include "storage/shmem.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/timestamp.h"
 
 #include "uid.h"
 
 typedef struct UidGeneratorShared
 {
 	pg_atomic_uint64 state;
-	int64		floor_ms;
-	int32		worker_id;
+	pg_atomic_uint64 floor_ms;
+	pg_atomic_uint32 recovery_floor_done;
+	pg_atomic_uint64 grant;
 } UidGeneratorShared;
+
+/*
+ * The grant word: (deadline << 11) | valid bit (1 << 10) | worker id.  The
+ * deadline is the last millisecond (since the uid epoch) in which IDs may be
+ * issued: UID_MAX_TIME for a static worker id, the lease's expiry minus the
+ * safety margin in lease mode.  0 means no worker id.  One word, so that the
+ * hot path checks both with a single atomic read.
+ */
+#define UID_GRANT_VALID			((uint64) 1 << UID_WORKER_BITS)
+#define UidMakeGrant(worker, deadline) \
+	(((uint64) (deadline) << (UID_WORKER_BITS + 1)) | UID_GRANT_VALID | (uint64) (worker))
+#define UidGrantWorker(g)		((int) ((g) & UID_MAX_WORKER))
+#define UidGrantDeadline(g)		((int64) ((g) >> (UID_WORKER_BITS + 1)))
 
 static UidGeneratorShared *gen = NULL;
 
+/* this backend saw the end-of-recovery floor applied */
+static bool recovery_floor_seen = false;
+
 static char *uid_worker_id_setting = NULL;
 static int	uid_worker_id_static = 0;
+bool		uid_worker_id_lease = false;	/* uid.worker_id = 'lease' */
 int			uid_max_batch = 10000;
 
 PG_FUNCTION_INFO_V1(uid_next);
 PG_FUNCTION_INFO_V1(uid_next_batch);
+PG_FUNCTION_INFO_V1(uid_advance_past);
 
 /*
  * uid.worker_id is text so that it can name a mode as well as a number:
- * "0".."1023" is a static worker id.  The lease mode will be spelled "lease".
+ * "0".."1023" is a static worker id, "lease" takes one from the lease table
+ * (lease.c).
  */
 static bool
 UidWorkerIdCheck(char **newval, void **extra, GucSource source)
@@ -58,16 +92,18 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 
 	if (*newval == NULL || (*newval)[0] == '\0')
 	{
-		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d.", UID_MAX_WORKER);
+		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d, or \"lease\".", UID_MAX_WORKER);
 		return false;
 	}
+	if (pg_strcasecmp(*newval, "lease") == 0)
+		return true;
 	errno = 0;
 	v = strtol(*newval, &end, 10);
 	while (*end == ' ')
 		end++;
-	if (errno != 0 || *end != '\0' || v < 0 || v > UID_MAX_WORKER)
+	if (errno != 0 || end == *newval || *end != '\0' || v < 0 || v > UID_MAX_WORKER)
 	{
-		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d.", UID_MAX_WORKER);
+		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d, or \"lease\".", UID_MAX_WORKER);
 		return false;
 	}
 	return true;
@@ -76,15 +112,17 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 static void
 UidWorkerIdAssign(const char *newval, void *extra)
 {
-	uid_worker_id_static = (int) strtol(newval, NULL, 10);
+	uid_worker_id_lease = (pg_strcasecmp(newval, "lease") == 0);
+	uid_worker_id_static = uid_worker_id_lease ? 0 : (int) strtol(newval, NULL, 10);
 }
 
 void
 UidGeneratorDefineSettings(void)
 {
 	DefineCustomStringVariable("uid.worker_id",
-							   "Worker id (0..1023) that uid_next() puts in every ID of this server.",
-							   "Every server that issues IDs into the same tables needs its own.",
+							   "Worker id (0..1023) that uid_next() puts in every ID of this server, or \"lease\".",
+							   "Every server that issues IDs into the same tables needs its own; "
+							   "\"lease\" takes a free one from the lease table.",
 							   &uid_worker_id_setting,
 							   "0",
 							   PGC_POSTMASTER,
@@ -119,9 +157,30 @@ UidGeneratorShmemInit(void)
 	gen = ShmemInitStruct("uid generator", UidGeneratorShmemSize(), &found);
 	if (found)
 		return;
-	gen->floor_ms = UidHwmRestoredFloor();
-	gen->worker_id = uid_worker_id_static;
-	pg_atomic_init_u64(&gen->state, UidMakeState(gen->floor_ms, UID_MAX_SEQ));
+	pg_atomic_init_u64(&gen->floor_ms, (uint64) UidHwmRestoredFloor());
+	pg_atomic_init_u32(&gen->recovery_floor_done, 0);
+	pg_atomic_init_u64(&gen->state, UidMakeState(UidHwmRestoredFloor(), UID_MAX_SEQ));
+	/* lease mode: no worker id until the lease worker grants one */
+	pg_atomic_init_u64(&gen->grant, uid_worker_id_lease ? 0 :
+					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
+	UidGeneratorWarnLayoutEnd();
+}
+
+/*
+ * The 41-bit time field ends on 2095-09-07.  Warn at start-up in the last
+ * year, so that operators plan a new epoch long before uid_next() stops.
+ */
+void
+UidGeneratorWarnLayoutEnd(void)
+{
+	int64		days = (UID_LAYOUT_END_UNIX_MS - UidClockNowUnixMs()) / MS_PER_DAY;
+
+	if (days < UID_LAYOUT_WARN_DAYS)
+		ereport(WARNING,
+				(errmsg("uid: the uid_next() time field runs out in %lld days, on %s",
+						(long long) Max(days, 0),
+						timestamptz_to_str(UidUnixMsToTimestamptz(UID_LAYOUT_END_UNIX_MS))),
+				 errhint("Plan the move to a new epoch or to uuid7() before then; uid_next() stops at that time.")));
 }
 
 /* on_shmem_exit in the postmaster: record the exact last issued time. */
@@ -136,7 +195,95 @@ UidGeneratorShmemExit(int code, Datum arg)
 int
 UidGeneratorWorkerId(void)
 {
-	return gen ? gen->worker_id : -1;
+	uint64		g = gen ? pg_atomic_read_u64(&gen->grant) : 0;
+
+	return (g & UID_GRANT_VALID) ? UidGrantWorker(g) : -1;
+}
+
+/*
+ * Lease worker (lease.c) interface.  The ordering arguments:
+ *
+ * Taking a worker id: UidGeneratorRaiseFloor, then UidGeneratorGrant.  A
+ * backend reads the grant after it read the state word and before its
+ * compare-and-swap; if it sees the new grant, the floor was raised before,
+ * so a CAS from a state read before the raise fails and is retried.
+ *
+ * Giving it up: UidGeneratorRevoke swaps the grant to 0 (a full barrier) and
+ * returns a bound on every ID issued under the old grant: a backend that still
+ * saw the old grant had read the clock and the state before the swap, so its
+ * ID's millisecond is at most max(state, clock) as read after the swap.
+ */
+
+/* Raises the state so that the next ID is in a millisecond after ms. */
+void
+UidGeneratorRaiseFloor(int64 ms)
+{
+	uint64		target = UidMakeState(ms, UID_MAX_SEQ);
+	uint64		old = pg_atomic_read_u64(&gen->state);
+	uint64		old_floor = pg_atomic_read_u64(&gen->floor_ms);
+
+	/* first the floor that allows the start-up wait, then the state */
+	while (old_floor < (uint64) ms)
+		if (pg_atomic_compare_exchange_u64(&gen->floor_ms, &old_floor, (uint64) ms))
+			break;
+	while (old < target)
+		if (pg_atomic_compare_exchange_u64(&gen->state, &old, target))
+			break;
+}
+
+/*
+ * A recovery that ended in this postmaster's lifetime (a promoted standby, a
+ * server started from a base backup or after a crash) replayed transactions
+ * of another run, possibly of another server with its own clock.  Every
+ * uid_next() ID that a replayed transaction stored was issued before that
+ * transaction committed, so no new ID may be at or below the commit time of
+ * the last replayed transaction: raise the floor to it, durably, once,
+ * before the first ID after the recovery.  A clock behind that time then
+ * refuses (UID01) rather than risk an ID that the old primary issued.
+ */
+static void
+UidGeneratorApplyRecoveryFloor(void)
+{
+	TimestampTz last = GetLatestXTime();
+
+	if (last != 0)
+	{
+		int64		ms = UidTimestamptzToUnixMs(last) - UID_EPOCH_MS;
+
+		if (ms > 0 && ms <= UID_MAX_TIME)
+		{
+			UidHwmEnsureCovers(ms);
+			UidGeneratorRaiseFloor(ms);
+		}
+	}
+	pg_atomic_write_u32(&gen->recovery_floor_done, 1);
+}
+
+/* Allows IDs with this worker id in milliseconds up to deadline_ms. */
+void
+UidGeneratorGrant(int worker, int64 deadline_ms)
+{
+	Assert(worker >= 0 && worker <= UID_MAX_WORKER);
+	if (deadline_ms < 0)
+		deadline_ms = -1;		/* lease already past its margin */
+	(void) pg_atomic_exchange_u64(&gen->grant, deadline_ms < 0 ? 0 :
+								  UidMakeGrant(worker, Min(deadline_ms, UID_MAX_TIME)));
+}
+
+/*
+ * Stops generation at once; returns the millisecond (since the uid epoch)
+ * at or below which every ID issued under the revoked grant lies.
+ */
+int64
+UidGeneratorRevoke(void)
+{
+	int64		now_ms;
+	int64		state_ms;
+
+	(void) pg_atomic_exchange_u64(&gen->grant, 0);
+	state_ms = UidStateMs(pg_atomic_read_u64(&gen->state));
+	now_ms = UidClockNowUnixMs() - UID_EPOCH_MS + 1;
+	return Max(state_ms, now_ms);
 }
 
 uint64
@@ -158,6 +305,12 @@ UidGeneratorCheckUsable(const char *funcname)
 				 errmsg("%s() cannot run on a hot standby", funcname),
 				 errdetail("A standby shares its primary's worker id; IDs issued here could repeat the primary's."),
 				 errhint("Call %s() on the primary, or promote this standby first.", funcname)));
+	if (unlikely(!recovery_floor_seen))
+	{
+		if (!pg_atomic_read_u32(&gen->recovery_floor_done))
+			UidGeneratorApplyRecoveryFloor();
+		recovery_floor_seen = true;
+	}
 }
 
 /*
@@ -169,10 +322,11 @@ UidGeneratorCheckUsable(const char *funcname)
  * millisecond that the durable high-water mark does not yet cover.
  */
 static uint64
-UidReserve(int want, int *got)
+UidReserve(int want, int *got, int *worker)
 {
 	bool		waited_clock = false;
 	bool		waited_overflow = false;
+	bool		waited_lease = false;
 
 	for (;;)
 	{
@@ -183,6 +337,7 @@ UidReserve(int want, int *got)
 		int64		ms;
 		int			seq0;
 		int			n;
+		uint64		grant;
 
 		if (unlikely(now < 0 || now > UID_MAX_TIME))
 			UidClockCheckRange(now);
@@ -216,14 +371,29 @@ UidReserve(int want, int *got)
 			 */
 			int64		max_lag = uid_clock_max_wait_ms;
 
-			if (last_ms == gen->floor_ms)
+			if (last_ms == (int64) pg_atomic_read_u64(&gen->floor_ms))
 				max_lag = Max(max_lag, uid_reserve_window_ms);
-			UidClockGuard(last_ms, now, max_lag);
+			UidClockGuard(last_ms, now, max_lag, !waited_clock);
 			if (!waited_clock)
 			{
 				UidStatsAdd(UID_COUNT_CLOCK_WAITS, 1);
 				waited_clock = true;
 			}
+			continue;
+		}
+
+		/*
+		 * The worker id, and in lease mode the deadline: read after the state
+		 * and the clock, before the compare-and-swap (see UidGeneratorRevoke).
+		 * The barrier is free on x86; the 1 ms slack in UidGeneratorRevoke
+		 * covers a clock read that the CPU completes a little late.
+		 */
+		pg_read_barrier();
+		grant = pg_atomic_read_u64(&gen->grant);
+		if (unlikely(!(grant & UID_GRANT_VALID) || ms > UidGrantDeadline(grant)))
+		{
+			/* waits once for a lease being acquired, else raises UID02 */
+			UidLeaseAwaitWorkerId(&waited_lease);
 			continue;
 		}
 
@@ -235,6 +405,7 @@ UidReserve(int want, int *got)
 										   UidMakeState(ms, seq0 + n - 1)))
 		{
 			*got = n;
+			*worker = UidGrantWorker(grant);
 			return UidMakeState(ms, seq0);
 		}
 	}
@@ -245,11 +416,12 @@ uid_next(PG_FUNCTION_ARGS)
 {
 	uint64		first;
 	int			got;
+	int			worker;
 
 	UidGeneratorCheckUsable("uid_next");
-	first = UidReserve(1, &got);
+	first = UidReserve(1, &got, &worker);
 	UidStatsAdd(UID_COUNT_IDS, 1);
-	PG_RETURN_INT64(UidCompose(UidStateMs(first), gen->worker_id, UidStateSeq(first)));
+	PG_RETURN_INT64(UidCompose(UidStateMs(first), worker, UidStateSeq(first)));
 }
 
 /* Per-call state of uid_next_batch: the run of IDs claimed but not yet returned. */
@@ -258,6 +430,7 @@ typedef struct UidBatchState
 	int64		remaining;		/* IDs still to claim */
 	uint64		next;			/* state word of the next ID to return */
 	int			left;			/* IDs of the claimed run not yet returned */
+	int			worker;			/* worker id the claimed run was granted with */
 } UidBatchState;
 
 /*
@@ -280,7 +453,8 @@ uid_next_batch(PG_FUNCTION_ARGS)
 		if (count < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("uid_next_batch() count must not be negative, got %d", count)));
+					 errmsg("uid_next_batch() count must not be negative, got %d", count),
+					 errhint("Pass a count from 0 to uid.max_batch (%d).", uid_max_batch)));
 		if (count > uid_max_batch)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -305,7 +479,7 @@ uid_next_batch(PG_FUNCTION_ARGS)
 	{
 		int			got;
 
-		st->next = UidReserve((int) Min(st->remaining, UID_SEQ_PER_MS), &got);
+		st->next = UidReserve((int) Min(st->remaining, UID_SEQ_PER_MS), &got, &st->worker);
 		st->left = got;
 		st->remaining -= got;
 		UidStatsAdd(UID_COUNT_IDS, got);
@@ -317,7 +491,35 @@ uid_next_batch(PG_FUNCTION_ARGS)
 		st->next++;
 		st->left--;
 		SRF_RETURN_NEXT(funcctx,
-						Int64GetDatum(UidCompose(UidStateMs(s), gen->worker_id, UidStateSeq(s))));
+						Int64GetDatum(UidCompose(UidStateMs(s), st->worker, UidStateSeq(s))));
 	}
 	SRF_RETURN_DONE(funcctx);
+}
+
+/*
+ * uid_advance_past(id): every later uid_next() of this server is greater than
+ * id, whatever its worker id: for data restored from another server, or a
+ * server whose clock was ahead.  Durable: the reservation is extended first.
+ * Returns false if the generator was already past id.
+ */
+Datum
+uid_advance_past(PG_FUNCTION_ARGS)
+{
+	int64		id = PG_GETARG_INT64(0);
+	int64		ms;
+	bool		moved;
+
+	UidGeneratorCheckUsable("uid_advance_past");
+	if (id < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%lld is not a uid: uid values are never negative", (long long) id)));
+	ms = id >> (UID_WORKER_BITS + UID_SEQ_BITS);
+	moved = pg_atomic_read_u64(&gen->state) < UidMakeState(ms, UID_MAX_SEQ);
+	if (moved)
+	{
+		UidHwmEnsureCovers(ms);
+		UidGeneratorRaiseFloor(ms);
+	}
+	PG_RETURN_BOOL(moved);
 }

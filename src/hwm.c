@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/file_perm.h"
+#include "compat.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "port/pg_crc32c.h"
@@ -73,6 +74,8 @@ typedef struct UidHwmShared
 static UidHwmShared *hwm = NULL;
 
 int			uid_reserve_window_ms = 1000;
+
+UID_DECLARE_WAIT_EVENT(UidWaitEventReserveWrite, "UidReserveWrite")
 
 void
 UidHwmDefineSettings(void)
@@ -169,8 +172,11 @@ UidHwmWrite(int64 ms, bool clean, int elevel)
 		return false;
 	}
 	errno = 0;
+	if (IsUnderPostmaster)
+		pgstat_report_wait_start(UidWaitEventReserveWrite());
 	if (pwrite(fd, &rec, sizeof(rec), 0) != sizeof(rec) || pg_fsync(fd) != 0)
 	{
+		pgstat_report_wait_end();
 		save_errno = errno ? errno : ENOSPC;
 		close(fd);
 		errno = save_errno;
@@ -180,6 +186,7 @@ UidHwmWrite(int64 ms, bool clean, int elevel)
 				 errhint("uid_next() cannot reserve time until the file can be written.")));
 		return false;
 	}
+	pgstat_report_wait_end();
 	close(fd);
 	if (!hwm->dir_synced)
 	{

@@ -11,6 +11,10 @@
  *				slot is shared by processes without a backend slot and is
  *				updated with atomic fetch-add.
  *	max_clock_step_ms	raised with compare-and-swap.
+ *	reset_base, reset_at	guarded by the spinlock "mutex": uid_stats_reset()
+ *				records the totals at the reset as a base that the views
+ *				subtract, so that no increment is lost to a reset running
+ *				at the same time as the owner's unlocked write.
  */
 #include "postgres.h"
 
@@ -19,6 +23,7 @@
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "storage/shmem.h"
+#include "storage/spin.h"
 #include "utils/builtins.h"
 
 #include "uid.h"
@@ -31,6 +36,9 @@ typedef struct UidBackendCounters
 typedef struct UidStatsShared
 {
 	int			nslots;
+	slock_t		mutex;
+	uint64		reset_base[UID_NUM_COUNTERS];
+	TimestampTz reset_at;
 	pg_atomic_uint64 max_clock_step_ms;
 	pg_atomic_uint64 clock_steps;
 	UidBackendCounters slots[FLEXIBLE_ARRAY_MEMBER];
@@ -56,6 +64,9 @@ UidStatsShmemInit(void)
 	if (found)
 		return;
 	stats->nslots = UidMaxBackendSlots();
+	SpinLockInit(&stats->mutex);
+	memset(stats->reset_base, 0, sizeof(stats->reset_base));
+	stats->reset_at = GetCurrentTimestamp();
 	pg_atomic_init_u64(&stats->max_clock_step_ms, 0);
 	pg_atomic_init_u64(&stats->clock_steps, 0);
 	for (int i = 0; i < stats->nslots; i++)
@@ -108,16 +119,62 @@ UidStatsNoteClockStep(int64 step_ms)
 		;
 }
 
-uint64
-UidStatsTotal(UidCounter counter)
+static uint64
+UidStatsRawTotal(UidCounter counter)
 {
 	uint64		sum = 0;
 
-	if (stats == NULL)
-		return 0;
 	for (int i = 0; i < stats->nslots; i++)
 		sum += pg_atomic_read_u64(&stats->slots[i].c[counter]);
 	return sum;
+}
+
+/* A counter summed over all backends, since the last uid_stats_reset(). */
+uint64
+UidStatsTotal(UidCounter counter)
+{
+	uint64		base;
+
+	if (stats == NULL)
+		return 0;
+	SpinLockAcquire(&stats->mutex);
+	base = stats->reset_base[counter];
+	SpinLockRelease(&stats->mutex);
+	return UidStatsRawTotal(counter) - base;
+}
+
+PG_FUNCTION_INFO_V1(uid_stats_reset);
+
+/*
+ * uid_stats_reset(): start every counter of uid_stats from zero again.
+ */
+Datum
+uid_stats_reset(PG_FUNCTION_ARGS)
+{
+	uint64		totals[UID_NUM_COUNTERS];
+	TimestampTz now = GetCurrentTimestamp();
+
+	UidRequireSharedMemory("uid_stats_reset");
+	for (int k = 0; k < UID_NUM_COUNTERS; k++)
+		totals[k] = UidStatsRawTotal(k);
+	SpinLockAcquire(&stats->mutex);
+	memcpy(stats->reset_base, totals, sizeof(totals));
+	stats->reset_at = now;
+	SpinLockRelease(&stats->mutex);
+	pg_atomic_write_u64(&stats->max_clock_step_ms, 0);
+	pg_atomic_write_u64(&stats->clock_steps, 0);
+	PG_RETURN_TIMESTAMPTZ(now);
+}
+
+TimestampTz
+UidStatsResetAt(void)
+{
+	TimestampTz t;
+
+	SpinLockAcquire(&stats->mutex);
+	t = stats->reset_at;
+	SpinLockRelease(&stats->mutex);
+	return t;
 }
 
 PG_FUNCTION_INFO_V1(uid_stats);

@@ -6,7 +6,7 @@
  * Each subsystem that keeps shared state exports a Size function and an Init
  * function; this file requests the sum of their sizes and calls each Init
  * under AddinShmemInitLock.  When uid is not in shared_preload_libraries,
- * _PG_init returns at once (defining no settings), and the functions that need
+ * _PG_init returns after defining the settings, and the functions that need
  * shared memory raise an error with a hint (UidRequireSharedMemory).
  */
 #include "postgres.h"
@@ -39,6 +39,8 @@ UidShmemSize(void)
 	size = add_size(size, UidGeneratorShmemSize());
 	size = add_size(size, UidHwmShmemSize());
 	size = add_size(size, UidStatsShmemSize());
+	size = add_size(size, UidUuid7ShmemSize());
+	size = add_size(size, UidLeaseShmemSize());
 	return size;
 }
 
@@ -68,6 +70,8 @@ uid_shmem_startup(void)
 	UidHwmShmemInit();
 	UidGeneratorShmemInit();
 	UidStatsShmemInit();
+	UidUuid7ShmemInit();
+	UidLeaseShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 
 	uid_preloaded = true;
@@ -81,18 +85,22 @@ void
 _PG_init(void)
 {
 	/*
-	 * Not preloaded (CREATE EXTENSION or a decoder loaded us into a running
-	 * backend): there is no shared memory to set up, and PostgreSQL forbids
-	 * defining PGC_POSTMASTER settings such as uid.worker_id after start-up
-	 * (FATAL for the session).  The decoders need no settings.
+	 * uid.worker_id is PGC_POSTMASTER, and defining such a setting outside
+	 * shared_preload_libraries is a FATAL error.  Without preloading only
+	 * the functions that need no shared memory work (uuid7(), decoders), so
+	 * the generator's settings are not needed then.
 	 */
+	if (process_shared_preload_libraries_in_progress)
+		UidGeneratorDefineSettings();
+	UidClockDefineSettings();
+	UidHwmDefineSettings();
+	UidLeaseDefineSettings();
+	MarkGUCPrefixReserved("uid");
+
 	if (!process_shared_preload_libraries_in_progress)
 		return;
 
-	UidGeneratorDefineSettings();
-	UidClockDefineSettings();
-	UidHwmDefineSettings();
-	MarkGUCPrefixReserved("uid");
+	UidLeaseRegisterWorker();
 
 #ifdef UID_HAVE_SHMEM_REQUEST_HOOK
 	prev_shmem_request_hook = shmem_request_hook;

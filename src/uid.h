@@ -85,7 +85,8 @@ extern void UidRequireSharedMemory(const char *funcname);
 
 extern int64 UidClockNowUnixMs(void);
 extern void UidClockDefineSettings(void);
-extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms);
+extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms,
+						  bool first_look);
 extern void UidClockSpinPast(int64 ms);
 extern void UidClockCheckRange(int64 now_ms);
 
@@ -108,6 +109,29 @@ extern void UidGeneratorShmemInit(void);
 extern void UidGeneratorShmemExit(int code, Datum arg);
 extern int	UidGeneratorWorkerId(void);
 extern uint64 UidGeneratorLastState(void);
+extern void UidGeneratorWarnLayoutEnd(void);
+
+/* ---- random.c: per-process block of pg_strong_random() bytes ---- */
+
+extern void UidRandomBytes(void *dst, int n);
+
+/* ---- uuid7.c: UUIDv7 generator ---- */
+
+extern Size UidUuid7ShmemSize(void);
+extern void UidUuid7ShmemInit(void);
+
+extern bool uid_worker_id_lease;	/* uid.worker_id = 'lease' */
+extern void UidGeneratorRaiseFloor(int64 ms);
+extern void UidGeneratorGrant(int worker, int64 deadline_ms);
+extern int64 UidGeneratorRevoke(void);
+
+/* ---- lease.c: worker ids from a lease table, renewed by a background worker ---- */
+
+extern void UidLeaseDefineSettings(void);
+extern void UidLeaseRegisterWorker(void);
+extern Size UidLeaseShmemSize(void);
+extern void UidLeaseShmemInit(void);
+extern void UidLeaseAwaitWorkerId(bool *waited);
 
 /* ---- stats.c: per-backend counters in shared memory ---- */
 
@@ -128,5 +152,12 @@ extern void UidStatsShmemInit(void);
 extern void UidStatsAdd(UidCounter counter, uint64 n);
 extern void UidStatsNoteClockStep(int64 step_ms);
 extern uint64 UidStatsTotal(UidCounter counter);
+extern TimestampTz UidStatsResetAt(void);
+
+/* ---- the end of the 41-bit time field ---- */
+
+#define UID_LAYOUT_END_UNIX_MS	(UID_EPOCH_MS + UID_MAX_TIME)
+#define UID_LAYOUT_WARN_DAYS	365
+#define MS_PER_DAY				INT64CONST(86400000)
 
 #endif							/* UID_H */

@@ -5,6 +5,9 @@
 #                           as the postgres OS user on a copy of this tree
 #   test/run.sh             as an ordinary user: just build and run
 #
+# UID_TEST_ONLY="regress isolation pgtap tap" picks suites;
+# UID_PROVE_TESTS="test/t/060_replicas.pl" picks Perl TAP files.
+#
 # The extension is installed into a private copy of the PostgreSQL server
 # (./tmp_install), never into the system directories, so no root is needed
 # to test and several checkouts can test at once.  Any failing suite makes
@@ -25,7 +28,8 @@ if [ "$(id -u)" = 0 ]; then
 	chown -R postgres: "$work"
 	echo "test/run.sh: running the suites as the postgres OS user in $work"
 	exec runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" PG_MAJOR="$PG_MAJOR" \
-		UID_TEST_ONLY="${UID_TEST_ONLY:-}" bash "$work/test/run.sh"
+		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}" \
+		bash "$work/test/run.sh"
 fi
 
 cd "$top"
@@ -34,12 +38,14 @@ cd "$top"
 uid_build_private_install
 
 failed=()
+passed=0
 run_suite() {
 	local name=$1; shift
 	echo
 	echo "=== $name"
 	if "$@"; then
 		echo "=== $name: ok"
+		passed=$((passed + 1))
 	else
 		echo "=== $name: FAILED"
 		failed+=("$name")
@@ -58,7 +64,7 @@ suite_isolation() {
 	return 1
 }
 suite_tap() {
-	uid_make installcheck-tap && return 0
+	uid_make installcheck-tap ${UID_PROVE_TESTS:+PROVE_TESTS="$UID_PROVE_TESTS"} && return 0
 	for f in tmp_check/log/regress_log_*; do
 		[ -f "$f" ] && { echo "--- tail of $f"; tail -n 60 "$f"; }
 	done
@@ -71,8 +77,8 @@ if wants pgtap; then run_suite "pgTAP" bash test/pgtap.sh; fi
 if wants tap; then run_suite "Perl TAP" suite_tap; fi
 
 echo
-total=$(( ${#failed[@]} ))
-if [ "$total" -ne 0 ]; then
+echo "suites: $passed passed, ${#failed[@]} failed"
+if [ "${#failed[@]}" -ne 0 ]; then
 	echo "FAILED suites: ${failed[*]}"
 	exit 1
 fi

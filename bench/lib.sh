@@ -1,0 +1,271 @@
+# The benchmark itself; sourced by bench/run.sh after the private install.
+
+# name | per-call expression | pgbench statement
+CANDIDATES=(
+	"floor|1|SELECT 1;"
+	"nextval|nextval('bench_seq')|SELECT nextval('bench_seq');"
+	"gen_random_uuid|gen_random_uuid()|SELECT gen_random_uuid();"
+	"uid_next|uid_next()|SELECT uid_next();"
+	"uuid7|uuid7()|SELECT uuid7();"
+)
+# name | primary key column definition
+INSERT_CANDIDATES=(
+	"bigserial|id bigserial PRIMARY KEY"
+	"uid_next|id bigint PRIMARY KEY DEFAULT uid_next()"
+	"uuid7|id uuid PRIMARY KEY DEFAULT uuid7()"
+	"gen_random_uuid|id uuid PRIMARY KEY DEFAULT gen_random_uuid()"
+)
+
+q() { psql -X -q -At -v ON_ERROR_STOP=1 -d bench "$@"; }
+# a query whose output keeps its header row (for the report tables)
+qh() { psql -X -q -A -P footer=off -v ON_ERROR_STOP=1 -d bench "$@"; }
+
+# Rotate an array by the round number, so no candidate always runs first.
+rotated() {
+	local r=$1; shift
+	local a=("$@") n=$# i
+	for ((i = 0; i < n; i++)); do echo "${a[$(((i + r) % n))]}"; done
+}
+
+bench_start_server() {
+	B=$(mktemp -d /tmp/uid-bench-data.XXXXXX)
+	trap 'pg_ctl -D "$B/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$B"' EXIT
+	initdb -D "$B/data" -A trust >/dev/null
+	cat >> "$B/data/postgresql.conf" <<CONF
+listen_addresses = ''
+unix_socket_directories = '$B'
+shared_preload_libraries = 'uid'
+uid.worker_id = 1
+shared_buffers = 1GB
+max_wal_size = 8GB
+checkpoint_timeout = 1h
+autovacuum = off
+jit = off
+max_connections = 50
+CONF
+	pg_ctl -D "$B/data" -l "$B/server.log" -w start >/dev/null
+	export PGHOST=$B PGPORT=5432
+	createdb bench
+	q <<'SQL'
+CREATE EXTENSION uid;
+CREATE EXTENSION pgstattuple;
+CREATE SEQUENCE bench_seq;
+CREATE TABLE result (suite text, candidate text, clients int, round int, metric text, value float8);
+-- Milliseconds one statement takes, measured inside the server.
+CREATE FUNCTION bench_ms(stmt text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE t0 timestamptz;
+BEGIN
+    t0 := clock_timestamp();
+    EXECUTE stmt;
+    RETURN extract(epoch FROM clock_timestamp() - t0) * 1000;
+END $$;
+SQL
+	HAVE_UUID7=$(q -c "SELECT count(*) FROM pg_proc WHERE proname = 'uuid7'")
+}
+
+have() { [ "$1" != uuid7 ] || [ "$HAVE_UUID7" != 0 ]; }
+
+record() {	# suite candidate clients round metric value
+	q -c "INSERT INTO result VALUES ('$1', '$2', $3, $4, '$5', $6)"
+}
+
+bench_percall() {
+	local r c name expr ms
+	echo "per call: $ROUNDS rounds of $N calls each"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		while IFS= read -r c; do
+			IFS='|' read -r name expr _ <<<"$c"
+			have "$name" || continue
+			ms=$(q -c "SELECT bench_ms('SELECT count(f) FROM (SELECT $(sed "s/'/''/g" <<<"$expr") AS f FROM generate_series(1, $N)) s')")
+			record percall "$name" 1 "$r" ns_per_call "$ms * 1e6 / $N"
+		done < <(rotated "$r" "${CANDIDATES[@]}")
+	done
+}
+
+bench_bulk_cap() {
+	local r ms_c ms_u
+	echo "bulk cap: $ROUNDS rounds of $CAPN IDs"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		ms_c=$(q -c "SELECT bench_ms('SELECT count(f) FROM (SELECT 1 AS f FROM generate_series(1, $CAPN)) s')")
+		ms_u=$(q -c "SELECT bench_ms('SELECT count(f) FROM (SELECT uid_next() AS f FROM generate_series(1, $CAPN)) s')")
+		record bulk floor 1 "$r" ms "$ms_c"
+		record bulk uid_next 1 "$r" ms "$ms_u"
+	done
+}
+
+bench_pgbench() {
+	local r c name stmt clients tps f
+	f=$(mktemp)
+	echo "pgbench: $ROUNDS rounds of ${PGB_T}s per candidate and client count"
+	for clients in 1 2 8; do
+		for ((r = 1; r <= ROUNDS; r++)); do
+			while IFS= read -r c; do
+				IFS='|' read -r name _ stmt <<<"$c"
+				have "$name" || continue
+				echo "$stmt" >"$f"
+				tps=$(pgbench -n -c "$clients" -j "$clients" -T "$PGB_T" -f "$f" bench 2>/dev/null |
+					sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p')
+				record pgbench "$name" "$clients" "$r" tps "${tps:-0}"
+			done < <(rotated "$r" "${CANDIDATES[@]}")
+		done
+	done
+	rm -f "$f"
+}
+
+bench_inserts() {
+	local r c name col
+	echo "inserts: $ROUNDS_INS rounds of $INSN rows"
+	for ((r = 1; r <= ROUNDS_INS; r++)); do
+		while IFS= read -r c; do
+			IFS='|' read -r name col <<<"$c"
+			have "$name" || continue
+			q -c "DROP TABLE IF EXISTS ins; CREATE TABLE ins ($col, pad int); CHECKPOINT"
+			record insert "$name" 1 "$r" ms \
+				"$(q -c "SELECT bench_ms('INSERT INTO ins (pad) SELECT g FROM generate_series(1, $INSN) g')")"
+			q -c "INSERT INTO result SELECT 'insert', '$name', 1, $r, 'index_mb', pg_relation_size('ins_pkey') / 1048576.0;
+			      INSERT INTO result SELECT 'insert', '$name', 1, $r, 'leaf_density', avg_leaf_density FROM pgstatindex('ins_pkey')"
+		done < <(rotated "$r" "${INSERT_CANDIDATES[@]}")
+	done
+	q -c "DROP TABLE IF EXISTS ins"
+}
+
+# WAL bytes and fsyncs (WAL syncs plus uid.hwm writes) per million calls.
+bench_durability() {
+	local name expr r
+	echo "durability: $DURN calls"
+	for r in 1 2; do
+		for name in nextval uid_next; do
+			[ "$name" = nextval ] && expr="nextval('bench_seq')" || expr="uid_next()"
+			q -c "CHECKPOINT" -c "SELECT pg_stat_reset_shared('wal')"
+			# measure in one session; the results are written after the WAL
+			# counters are read, so they do not count their own WAL
+			q >/dev/null <<SQL
+SELECT reserve_writes AS hwm0 FROM uid_stats \\gset
+SELECT count($expr) FROM generate_series(1, $DURN);
+SELECT pg_stat_force_next_flush();
+SELECT wal_bytes AS wb, wal_sync AS ws FROM pg_stat_wal \\gset
+SELECT reserve_writes AS hwm1 FROM uid_stats \\gset
+INSERT INTO result VALUES
+  ('durability', '$name', 1, $r, 'wal_bytes_per_M', :wb * 1e6 / $DURN),
+  ('durability', '$name', 1, $r, 'wal_syncs_per_M', :ws * 1e6 / $DURN),
+  ('durability', '$name', 1, $r, 'hwm_fsyncs_per_M', (:hwm1 - :hwm0) * 1e6 / $DURN);
+SQL
+		done
+	done
+}
+
+bench_report() {
+	local out=$1
+	q -c "CREATE VIEW med AS SELECT suite, candidate, clients, metric,
+	          percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v, count(*) AS n
+	      FROM result GROUP BY 1, 2, 3, 4"
+	{
+	echo "# uid benchmark"
+	echo
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
+	echo "PostgreSQL $(q -c 'SHOW server_version'); medians of $ROUNDS rounds (inserts: $ROUNDS_INS)."
+	echo
+	echo "## Per call, one backend ($N calls per statement)"
+	echo
+	qh -F ' | ' -c "
+	  SELECT candidate, round(v::numeric, 1) AS ns_per_call,
+	         round((v / (SELECT v FROM med WHERE suite='percall' AND candidate='floor'))::numeric, 2) AS x_floor,
+	         round((v / (SELECT v FROM med WHERE suite='percall' AND candidate='nextval'))::numeric, 2) AS x_nextval,
+	         round((v / NULLIF((SELECT v FROM med WHERE suite='percall' AND candidate='gen_random_uuid'), 0))::numeric, 2) AS x_gen_random_uuid
+	  FROM med WHERE suite = 'percall' ORDER BY v" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	echo
+	echo "## Bulk: $CAPN uid_next() in one statement vs the layout cap (4096 per ms)"
+	echo
+	echo "At the cap the IDs take 1000 ms; pct_of_cap_by_extra = 1000 ms / (uid_next_ms - floor_ms)."
+	echo
+	qh -F ' | ' -c "
+	  SELECT round(c.v::numeric, 0) AS floor_ms, round(u.v::numeric, 0) AS uid_next_ms,
+	         round((u.v - c.v)::numeric, 0) AS extra_ms,
+	         round((100 * ($CAPN / 4096.0) / (u.v - c.v))::numeric, 1) AS pct_of_cap_by_extra,
+	         round(($CAPN / u.v)::numeric, 0) AS ids_per_ms
+	  FROM med c, med u WHERE c.suite = 'bulk' AND c.candidate = 'floor' AND u.suite = 'bulk' AND u.candidate = 'uid_next'" |
+		sed 's/^/| /; s/$/ |/' | bench_md_table
+	echo
+	echo "## pgbench: \`SELECT <fn>;\`, ${PGB_T}s runs, tps"
+	echo
+	qh -F ' | ' -c "
+	  SELECT m.candidate, m.clients, round(m.v::numeric, 0) AS tps,
+	         round((m.v / f.v)::numeric, 3) AS x_floor_tps
+	  FROM med m JOIN med f ON f.suite = 'pgbench' AND f.candidate = 'floor' AND f.clients = m.clients
+	  WHERE m.suite = 'pgbench' ORDER BY m.clients, m.v DESC" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	echo
+	echo "## Inserts: $INSN rows into a table whose primary key defaults to each"
+	echo
+	qh -F ' | ' -c "
+	  SELECT t.candidate, round(t.v::numeric, 0) AS ms,
+	         round((t.v / b.v)::numeric, 3) AS x_bigserial_time,
+	         round((t.v / NULLIF(g.v, 0))::numeric, 3) AS x_gen_random_uuid_time,
+	         round(s.v::numeric, 1) AS index_mb, round(d.v::numeric, 1) AS leaf_density
+	  FROM med t
+	  JOIN med b ON b.suite = 'insert' AND b.candidate = 'bigserial' AND b.metric = 'ms'
+	  LEFT JOIN med g ON g.suite = 'insert' AND g.candidate = 'gen_random_uuid' AND g.metric = 'ms'
+	  JOIN med s ON s.suite = 'insert' AND s.candidate = t.candidate AND s.metric = 'index_mb'
+	  JOIN med d ON d.suite = 'insert' AND d.candidate = t.candidate AND d.metric = 'leaf_density'
+	  WHERE t.suite = 'insert' AND t.metric = 'ms' ORDER BY t.v" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	echo
+	echo "## Durability: per million calls (one statement)"
+	echo
+	qh -F ' | ' -c "
+	  SELECT candidate,
+	         round(max(v) FILTER (WHERE metric = 'wal_bytes_per_M')::numeric, 0) AS wal_bytes,
+	         round(max(v) FILTER (WHERE metric = 'wal_syncs_per_M')::numeric, 1) AS wal_fsyncs,
+	         round(max(v) FILTER (WHERE metric = 'hwm_fsyncs_per_M')::numeric, 1) AS uid_hwm_fsyncs
+	  FROM med WHERE suite = 'durability' GROUP BY candidate ORDER BY candidate" |
+		sed 's/^/| /; s/$/ |/' | bench_md_table
+	} | tee "$out/report.md"
+	q -c "\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
+}
+
+# psql's unaligned output with a header row -> a Markdown table
+bench_md_table() {
+	awk 'NR == 1 { print; n = split($0, a, "|"); s = "|"; for (i = 2; i < n; i++) s = s "---|"; print s; next } { print }'
+}
+
+bench_plots() {
+	local out=$1
+	command -v gnuplot >/dev/null || { echo "(gnuplot not installed: no plots)"; return 0; }
+	q -F ' ' -c "SELECT candidate, clients, v FROM med WHERE suite = 'pgbench' ORDER BY candidate, clients" |
+		awk 'BEGIN { p = "" } { if ($1 != p && p != "") print "\n"; if ($1 != p) print "# " $1; p = $1; print $2, $3 }' \
+		>"$out/pgbench.dat"
+	local names
+	names=$(q -c "SELECT string_agg(DISTINCT candidate, ' ' ORDER BY candidate) FROM med WHERE suite = 'pgbench'")
+	gnuplot <<GP
+set terminal png size 800,500
+set output '$out/pgbench.png'
+set title 'pgbench SELECT <fn>: tps by clients'
+set xlabel 'clients'; set ylabel 'tps'; set key left top; set logscale x 2
+set xtics (1, 2, 8)
+plot for [i=0:$(( $(wc -w <<<"$names") - 1 ))] '$out/pgbench.dat' index i using 1:2 with linespoints title word('$names', i+1)
+GP
+	q -F ' ' -c "SELECT candidate, v FROM med WHERE suite = 'insert' AND metric = 'index_mb' ORDER BY v" >"$out/index.dat"
+	gnuplot <<GP
+set terminal png size 800,500
+set output '$out/index_size.png'
+set title 'primary key index size after $INSN inserts (MB)'
+set style fill solid; set boxwidth 0.6; set yrange [0:*]
+plot '$out/index.dat' using 0:2:xtic(1) with boxes notitle
+GP
+}
+
+bench_main() {
+	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_INS=3 INSN=1000000 DURN=1000000
+	if [ "${1:-}" = --quick ]; then
+		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_INS=1 INSN=200000 DURN=200000
+	fi
+	local out="$top/bench/out"
+	mkdir -p "$out"
+	bench_start_server
+	bench_percall
+	bench_bulk_cap
+	bench_pgbench
+	bench_inserts
+	bench_durability
+	echo
+	bench_report "$out"
+	bench_plots "$out"
+}

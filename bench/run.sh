@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# uid benchmarks: one command, one throwaway server, one run, ratios.
+#
+#   sudo bash bench/run.sh            full run (about 10 minutes on 2 cores)
+#   sudo bash bench/run.sh --quick    fewer rounds and smaller sizes (a smoke run)
+#
+# Candidates are alternated within every round and medians are quoted, so
+# the ratios come from the same run on the same machine.  Results go to
+# bench/out/: report.md (the tables), results.csv (every measurement) and
+# PNG plots when gnuplot is available.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PG_MAJOR=${PG_MAJOR:-15}
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
+
+if [ "$(id -u)" = 0 ]; then
+	if [ "${UID_SKIP_DEPS:-}" != 1 ]; then
+		bash "$top/test/deps.sh" >/dev/null
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnuplot-nox >/dev/null || true
+	fi
+	work=$(mktemp -d /tmp/uid-bench.XXXXXX)
+	tar -C "$top" --exclude=./tmp_install --exclude=./.git --exclude=./bench/out -cf - . |
+		tar -C "$work" -xf -
+	chown -R postgres: "$work"
+	runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" bash "$work/bench/run.sh" "$@"
+	rm -rf "$top/bench/out"
+	cp -r "$work/bench/out" "$top/bench/out"
+	echo "results copied to $top/bench/out"
+	exit 0
+fi
+
+cd "$top"
+. test/lib.sh
+. bench/lib.sh
+uid_build_private_install
+bench_main "$@"

@@ -1,0 +1,128 @@
+# Leases with the default store: the lease table in the "postgres" database
+# of the same server, reached in-process.  Covers acquisition, the advisory
+# lock, release and the previous holder's floor, clean restart, kill -9 (the
+# id is not reused before its expiry), pool exhaustion and a stolen token.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use LeaseTest;
+
+my $node = lease_node('lease_local');
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+$node->safe_psql('postgres', try_next_sql());
+
+# --- acquisition with zero set-up
+my ($w, $t) = wait_held($node);
+is($w, 0, 'the lowest free worker id is taken');
+is($t, 1, 'first acquisition: fencing token 1');
+is($node->safe_psql('postgres', 'SELECT try_next()'), '0',
+	'uid_next() carries the leased worker id');
+is( $node->safe_psql(
+		'postgres', qq{
+SELECT l.token = 1 AND l.released_at IS NULL AND l.expires_at > pg_catalog.clock_timestamp()
+   AND l.system_identifier = (SELECT system_identifier FROM pg_control_system())
+   AND l.timeline = 1 AND l.port = current_setting('port')::int AND l.pid = $node->{_pid}
+FROM uid_lease.lease l WHERE l.worker_id = 0}),
+	't', 'the lease row names this server, its token and a live expiry');
+is( $node->safe_psql(
+		'postgres', q{
+SELECT count(*) FROM pg_locks k, uid_lease_status() s
+WHERE k.locktype = 'advisory' AND k.pid = s.worker_pid AND k.granted
+  AND k.classid = hashtext('uid_lease')::oid AND k.objid = 0 AND k.objsubid = 2
+  AND k.mode = 'ExclusiveLock'}),
+	'1', 'the lease worker holds a session advisory lock on its id (pg_locks)');
+
+# --- release, and the next holder starts after the previous holder's last ms
+my $last_id = $node->safe_psql('postgres', 'SELECT uid_next()');
+is($node->safe_psql('postgres', 'SELECT uid_lease_release()'), 't', 'uid_lease_release()');
+is($node->safe_psql('postgres', 'SELECT try_next()'), 'UID02',
+	'released: uid_next() fails with UID02');
+is( $node->safe_psql(
+		'postgres', qq{
+SELECT released_at IS NOT NULL AND last_issued_ms >= (uid_decode($last_id)).ms_since_epoch + @{[uid_epoch_ms]}
+FROM uid_lease.lease WHERE worker_id = 0}),
+	't', 'the released row records a bound of the last issued ms');
+# pretend the previous holder's clock ran 2 s ahead of ours
+my $floor = $node->safe_psql('postgres', q{
+UPDATE uid_lease.lease SET last_issued_ms = floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint + 2000
+WHERE worker_id = 0 RETURNING last_issued_ms});
+is($node->safe_psql('postgres', 'SELECT uid_lease_acquire()'), 't', 'uid_lease_acquire()');
+is($node->safe_psql('postgres', 'SELECT worker_id || \'/\' || token FROM uid_lease_status()'),
+	'0/2', 'the released id is taken again with the next token');
+is( $node->safe_psql(
+		'postgres', "SELECT (uid_decode(uid_next())).ms_since_epoch + @{[uid_epoch_ms]} > $floor"),
+	't', 'the new holder issues after the previous holder\'s last issued ms');
+
+# --- clean shutdown frees the id at once: a restart takes id 0 again
+$last_id = $node->safe_psql('postgres', 'SELECT uid_next()');
+$node->restart;
+($w, $t) = wait_held($node);
+is("$w/$t", '0/3', 'after a clean restart: id 0 again (it was released), token 3');
+ok($node->safe_psql('postgres', 'SELECT uid_next()') > $last_id, 'IDs keep increasing');
+ok($node->log_contains('uid: released worker id 0 \(fencing token 2\)'),
+	'the shutdown released the lease');
+
+# --- the lease worker terminated on its own: it releases, and comes back
+my $pid = $node->safe_psql('postgres', 'SELECT worker_pid FROM uid_lease_status()');
+$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
+$node->poll_query_until('postgres',
+	"SELECT state = 'held' AND worker_pid <> $pid AND token = 4 FROM uid_lease_status()")
+  or die 'lease worker did not come back';
+is($node->safe_psql('postgres', 'SELECT try_next()'), '0',
+	'a terminated lease worker releases; its successor takes id 0 again (token 4)');
+
+# --- kill -9: the id stays leased until it expires, and a pool of one is exhausted
+$node->append_conf('postgresql.conf', "uid.lease_pool_size = 1\n");
+$node->safe_psql('postgres', 'SELECT pg_reload_conf()');
+$node->poll_query_until('postgres', q{SELECT renewals > 0 AND free_ids = 0 FROM uid_lease_status()})
+  or die 'pool size not applied';
+$last_id = $node->safe_psql('postgres', 'SELECT max(x) FROM uid_next_batch(1000) x');
+kill9_and_start($node);
+my $old = $node->safe_psql('postgres',
+	'SELECT token || \'|\' || expires_at FROM uid_lease.lease WHERE worker_id = 0');
+my ($old_token, $old_expires) = split /\|/, $old;
+is($old_token, 4, 'the crashed run\'s lease is still in the table');
+$node->poll_query_until('postgres', q{SELECT state = 'no_free_id' FROM uid_lease_status()})
+  or die 'no "no_free_id" state';
+is($node->safe_psql('postgres', 'SELECT try_next()'), 'UID02',
+	'no free id: uid_next() fails with UID02');
+($w, $t) = wait_held($node);
+is("$w/$t", '0/5', 'the crashed run\'s id is taken once it has expired');
+is( $node->safe_psql(
+		'postgres',
+		"SELECT acquired_at >= '$old_expires' FROM uid_lease.lease WHERE worker_id = 0"),
+	't', 'not before the old lease\'s expiry (store clock)');
+ok($node->safe_psql('postgres', 'SELECT uid_next()') > $last_id,
+	'IDs after the crash are above the last one before it');
+
+# --- a stolen lease (token bumped in the store) stops the holder
+$node->safe_psql('postgres', 'UPDATE uid_lease.lease SET token = token + 1 WHERE worker_id = 0');
+$node->poll_query_until('postgres', q{SELECT losses = 1 FROM uid_lease_status()})
+  or die 'stolen lease not noticed';
+is($node->safe_psql('postgres', 'SELECT try_next()'), 'UID02',
+	'after the theft uid_next() fails with UID02 (pool of one, id 0 leased by the thief)');
+ok($node->log_contains('uid: lost the lease on worker id 0'), 'the loss is logged');
+($w, $t) = wait_held($node);
+is("$w/$t", '0/7', 'once the stolen lease expires, a new one is taken');
+
+# --- an id whose advisory lock another session holds is skipped, even if
+# its row is free (its holder may still be connected)
+$node->append_conf('postgresql.conf', "uid.lease_pool_size = 2\n");
+$node->safe_psql('postgres', 'SELECT pg_reload_conf()');
+$node->poll_query_until('postgres', q{SELECT renewals > 0 AND free_ids = 1 FROM uid_lease_status()})
+  or die 'pool size 2 not applied';
+is($node->safe_psql('postgres', 'SELECT uid_lease_release()'), 't', 'released id 0');
+my $bg = $node->background_psql('postgres');
+$bg->query_safe(q{SELECT pg_advisory_lock(hashtext('uid_lease'), 0)});
+is($node->safe_psql('postgres', 'SELECT uid_lease_acquire()'), 't', 'acquired again');
+is($node->safe_psql('postgres', 'SELECT try_next()'), '1',
+	'id 0 is skipped while another session holds its advisory lock: id 1 is taken');
+$bg->quit;
+
+$node->stop;
+done_testing();
