@@ -6,7 +6,7 @@
  * Each subsystem that keeps shared state exports a Size function and an Init
  * function; this file requests the sum of their sizes and calls each Init
  * under AddinShmemInitLock.  When uid is not in shared_preload_libraries,
- * _PG_init returns after defining the settings, and the functions that need
+ * _PG_init returns at once (defining no settings), and the functions that need
  * shared memory raise an error with a hint (UidRequireSharedMemory).
  */
 #include "postgres.h"
@@ -85,20 +85,20 @@ void
 _PG_init(void)
 {
 	/*
-	 * uid.worker_id is PGC_POSTMASTER, and defining such a setting outside
-	 * shared_preload_libraries is a FATAL error.  Without preloading only
-	 * the functions that need no shared memory work (uuid7(), decoders), so
-	 * the generator's settings are not needed then.
+	 * Not preloaded (CREATE EXTENSION, uuid7() or a decoder loaded us into a
+	 * running backend): only the functions that need no shared memory work,
+	 * and they need no settings.  Define none: several are PGC_POSTMASTER
+	 * (uid.worker_id, the lease settings), and defining such a setting after
+	 * start-up is FATAL for the session.
 	 */
-	if (process_shared_preload_libraries_in_progress)
-		UidGeneratorDefineSettings();
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+
+	UidGeneratorDefineSettings();
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
 	UidLeaseDefineSettings();
 	MarkGUCPrefixReserved("uid");
-
-	if (!process_shared_preload_libraries_in_progress)
-		return;
 
 	UidLeaseRegisterWorker();
 
