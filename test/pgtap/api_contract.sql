@@ -52,7 +52,7 @@ SELECT is_strict('uid_decode', ARRAY['bigint'], 'uid_decode(bigint) is STRICT');
 SELECT is_strict('uid_time', ARRAY['bigint'], 'uid_time(bigint) is STRICT');
 SELECT is_strict('uid_from_time', ARRAY['timestamp with time zone'], 'uid_from_time(timestamptz) is STRICT');
 SELECT is((SELECT count(*)::int FROM uid_next_batch(NULL)), 0, 'uid_next_batch(NULL) returns no rows');
-SELECT is(uid_decode(NULL) IS NULL, true, 'uid_decode(NULL) is NULL');
+SELECT is(uid_decode(NULL::bigint) IS NULL, true, 'uid_decode(NULL::bigint) is NULL');
 SELECT is(uid_time(NULL), NULL, 'uid_time(NULL) is NULL');
 SELECT is(uid_from_time(NULL), NULL, 'uid_from_time(NULL) is NULL');
 
