@@ -2,7 +2,6 @@
 # test/run.sh runs every suite against a private install (see README).
 
 EXTENSION   = uid
-EXTVERSION  = 1.0
 MODULE_big  = uid
 OBJS = \
 	src/uid.o \
@@ -17,12 +16,10 @@ OBJS = \
 	src/lease_store.o \
 	src/tickets.o
 
-# The install script of the current version is assembled from one part per
-# concern (sql/install/NN_*.sql, in order); older versions' scripts and the
-# upgrade scripts are committed as they shipped.
-INSTALL_PARTS = $(sort $(wildcard sql/install/*.sql))
-DATA_built  = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA        = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
+# The 1.0 install script and the upgrade scripts from it, as they shipped:
+# CREATE EXTENSION uid runs uid--1.0.sql, then each upgrade to
+# default_version (uid.control).
+DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 
 # pg_regress: every sql/*.sql that is not an install or upgrade script.
 REGRESS      = $(sort $(notdir $(basename $(filter-out sql/$(EXTENSION)--%,$(wildcard sql/*.sql)))))
@@ -46,14 +43,11 @@ SHLIB_LINK_INTERNAL += $(libpq)
 # -Wno-unused-parameter: fmgr functions and GUC hooks take arguments they may not use.
 PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter
 
-EXTRA_CLEAN = $(DATA_built) tmp_install
+EXTRA_CLEAN = tmp_install
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
-
-$(DATA_built): $(INSTALL_PARTS) Makefile
-	cat $(INSTALL_PARTS) > $@
 
 .PHONY: test
 test:

@@ -7,6 +7,7 @@ CANDIDATES=(
 	"gen_random_uuid|gen_random_uuid()|SELECT gen_random_uuid();"
 	"uid_next|uid_next()|SELECT uid_next();"
 	"uuid7|uuid7()|SELECT uuid7();"
+	"uid_ticket_next|uid_ticket_next('bench_t')|SELECT uid_ticket_next('bench_t');"
 )
 # name | primary key column definition
 INSERT_CANDIDATES=(
@@ -50,6 +51,8 @@ CONF
 CREATE EXTENSION uid;
 CREATE EXTENSION pgstattuple;
 CREATE SEQUENCE bench_seq;
+SELECT uid_ticket_create('bench_t', 1, 2);
+SELECT uid_ticket_create('bench_tb', 1, 2, 100);
 CREATE TABLE result (suite text, candidate text, clients int, round int, metric text, value float8);
 -- Milliseconds one statement takes, measured inside the server.
 CREATE FUNCTION bench_ms(stmt text) RETURNS float8 LANGUAGE plpgsql AS $$
@@ -64,6 +67,16 @@ SQL
 }
 
 have() { [ "$1" != uuid7 ] || [ "$HAVE_UUID7" != 0 ]; }
+
+# Tickets taken in blocks of 100: ns per ticket (one call per block).
+bench_ticket_blocks() {
+	local r ms
+	echo "ticket blocks: $ROUNDS rounds of $((N / 100)) blocks of 100"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		ms=$(q -c "SELECT bench_ms('SELECT count(f) FROM (SELECT (uid_ticket_next_block(''bench_tb'')).count AS f FROM generate_series(1, $((N / 100)))) s')")
+		record percall ticket_block_100 1 "$r" ns_per_call "$ms * 1e6 / $N"
+	done
+}
 
 record() {	# suite candidate clients round metric value
 	q -c "INSERT INTO result VALUES ('$1', '$2', $3, $4, '$5', $6)"
@@ -167,6 +180,8 @@ bench_report() {
 	echo
 	echo "## Per call, one backend ($N calls per statement)"
 	echo
+	echo "ticket_block_100 is per ticket, taking blocks of 100 with uid_ticket_next_block()."
+	echo
 	qh -F ' | ' -c "
 	  SELECT candidate, round(v::numeric, 1) AS ns_per_call,
 	         round((v / (SELECT v FROM med WHERE suite='percall' AND candidate='floor'))::numeric, 2) AS x_floor,
@@ -261,6 +276,7 @@ bench_main() {
 	mkdir -p "$out"
 	bench_start_server
 	bench_percall
+	bench_ticket_blocks
 	bench_bulk_cap
 	bench_pgbench
 	bench_inserts

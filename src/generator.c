@@ -183,13 +183,15 @@ UidGeneratorWarnLayoutEnd(void)
 				 errhint("Plan the move to a new epoch or to uuid7() before then; uid_next() stops at that time.")));
 }
 
-/* on_shmem_exit in the postmaster: record the exact last issued time. */
+/* on_shmem_exit in the postmaster: record the exact last issued time of uid_next() and uuid7(). */
 void
 UidGeneratorShmemExit(int code, Datum arg)
 {
 	if (code != 0 || gen == NULL)
 		return;
-	UidHwmShutdown(UidStateMs(pg_atomic_read_u64(&gen->state)));
+	/* the later of the two generators: both start above this record */
+	UidHwmShutdown(Max(UidStateMs(pg_atomic_read_u64(&gen->state)),
+					   UidUuid7LastMs()));
 }
 
 int

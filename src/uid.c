@@ -85,11 +85,11 @@ void
 _PG_init(void)
 {
 	/*
-	 * Not preloaded (CREATE EXTENSION, uuid7() or a decoder loaded us into a
-	 * running backend): only the functions that need no shared memory work,
-	 * and they need no settings.  Define none: several are PGC_POSTMASTER
-	 * (uid.worker_id, the lease settings), and defining such a setting after
-	 * start-up is FATAL for the session.
+	 * Not preloaded (CREATE EXTENSION or a decoder loaded us into a running
+	 * backend): there is no shared memory to set up, and PostgreSQL forbids
+	 * defining PGC_POSTMASTER settings such as uid.worker_id after start-up
+	 * (FATAL for the session).  The functions that work without preloading
+	 * (decoders, per-backend uuid7()) need no settings.
 	 */
 	if (!process_shared_preload_libraries_in_progress)
 		return;

@@ -119,6 +119,7 @@ extern void UidRandomBytes(void *dst, int n);
 
 extern Size UidUuid7ShmemSize(void);
 extern void UidUuid7ShmemInit(void);
+extern int64 UidUuid7LastMs(void);
 
 extern bool uid_worker_id_lease;	/* uid.worker_id = 'lease' */
 extern void UidGeneratorRaiseFloor(int64 ms);

@@ -111,6 +111,18 @@ UidUuid7ShmemInit(void)
 					   (uint64) (UidHwmRestoredFloor() + UID_EPOCH_MS + 1) << UUID7_SUB_BITS);
 }
 
+/*
+ * ms since the uid epoch of the last uuid7() state of this server, for the
+ * clean-exit record of hwm.c; -1 without shared memory.
+ */
+int64
+UidUuid7LastMs(void)
+{
+	if (uuid7_shared == NULL)
+		return -1;
+	return (int64) (pg_atomic_read_u64(&uuid7_shared->last) >> UUID7_SUB_BITS) - UID_EPOCH_MS;
+}
+
 /* ---- time conversions ---- */
 
 static void
@@ -389,6 +401,11 @@ uuid7_advance_past(PG_FUNCTION_ARGS)
 
 	if (uuid7_shared != NULL)
 	{
+		int64		ms = (int64) (target >> UUID7_SUB_BITS) - UID_EPOCH_MS;
+
+		/* durably first, so the promise also holds after a restart */
+		if (ms >= 0 && ms <= UID_MAX_TIME && UidHwmNeedsExtending(ms))
+			UidHwmEnsureCovers(ms);
 		old = pg_atomic_read_u64(&uuid7_shared->last);
 		while (old < target)
 		{

@@ -1,0 +1,107 @@
+-- The upgrade path 1.0 -> 1.1: every 1.0 object and every user object built
+-- on 1.0 keeps working, and the upgraded extension has exactly the objects
+-- of a fresh 1.1 install.  Runs in databases of its own.
+SET timezone = 'UTC';
+CREATE DATABASE uid_upgrade;
+CREATE DATABASE uid_fresh;
+
+\c uid_fresh
+CREATE EXTENSION uid;
+SELECT extversion FROM pg_extension WHERE extname = 'uid';
+-- The members of the extension with their properties, as one fingerprint.
+CREATE FUNCTION members() RETURNS TABLE (n bigint, fingerprint text) LANGUAGE sql AS $$
+    SELECT count(*), md5(string_agg(obj, E'\n' ORDER BY obj))
+    FROM (SELECT pg_describe_object(d.classid, d.objid, d.objsubid)
+                 || coalesce(' ' || p.provolatile::text || p.proisstrict::text || p.proparallel::text
+                             || ' ' || pg_get_function_result(p.oid), '') AS obj
+          FROM pg_depend d
+          JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid'
+          LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+          WHERE d.deptype = 'e') s
+$$;
+SELECT * FROM members();
+
+\c uid_upgrade
+SET timezone = 'UTC';
+CREATE EXTENSION uid VERSION '1.0';
+SELECT extversion FROM pg_extension WHERE extname = 'uid';
+
+-- A user's objects on 1.0.
+CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT uid_next(),
+                     ref uuid NOT NULL UNIQUE DEFAULT uuid7(), n int);
+INSERT INTO orders (n) SELECT g FROM generate_series(1, 100) g;
+SELECT uid_ticket_create('invoices', 1, 2);
+SELECT uid_ticket_next('invoices');
+SELECT uid_counter_next('acme', 'REQ');
+CREATE VIEW my_stats AS SELECT worker_id, ids_issued FROM uid_stats;
+CREATE TABLE orders_before AS SELECT * FROM orders;
+CREATE TABLE functions_before AS
+    SELECT p.oid::regprocedure::text AS sig, p.provolatile, p.proisstrict, p.proparallel,
+           pg_get_function_result(p.oid) AS result
+    FROM pg_proc p
+    JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid';
+-- Not in 1.0:
+SELECT to_regprocedure('uid_stats_reset()') IS NULL AS no_reset,
+       to_regprocedure('uid_advance_past(bigint)') IS NULL AS no_advance;
+
+ALTER EXTENSION uid UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'uid';
+
+-- Every 1.0 function is still there with the same signature and properties.
+SELECT b.sig AS changed_or_missing
+FROM functions_before b
+LEFT JOIN (SELECT p.oid::regprocedure::text AS sig, p.provolatile, p.proisstrict, p.proparallel,
+                  pg_get_function_result(p.oid) AS result
+           FROM pg_proc p) a USING (sig)
+WHERE a.sig IS NULL OR (a.provolatile, a.proisstrict, a.proparallel, a.result)
+                       IS DISTINCT FROM (b.provolatile, b.proisstrict, b.proparallel, b.result);
+
+-- Data and defaults keep working.
+SELECT count(*) AS unchanged_rows FROM orders JOIN orders_before USING (id, ref, n);
+INSERT INTO orders (n) VALUES (101)
+RETURNING id > (SELECT max(id) FROM orders_before) AS id_after,
+          ref > (SELECT max(ref::text)::uuid FROM orders_before) AS ref_after;
+SELECT uid_ticket_next('invoices') AS ticket_goes_on, uid_counter_next('acme', 'REQ') AS counter_goes_on;
+
+-- The user's view on uid_stats still works; uid_stats() still has its 1.0 row.
+SELECT worker_id, ids_issued >= 101 AS counted FROM my_stats;
+SELECT count(*) AS uid_stats_1_0_columns FROM json_object_keys(row_to_json(uid_stats()));
+
+-- New in 1.1.
+SELECT layout_ends_at, layout_days_left > 0 AS days_left, lease_mode, lease_state
+FROM uid_stats;
+SELECT uid_stats_reset() <= clock_timestamp() AS reset;
+SELECT ids_issued, batch_calls, clock_waits, stats_reset <= clock_timestamp() AS reset_time FROM uid_stats;
+SELECT uid_next() > 0 AS next;
+SELECT ids_issued FROM uid_stats;
+-- uid_advance_past: later IDs are above a given one, whatever its worker.
+-- (the first uid_next() after the move waits the 50 ms out: nothing was
+-- issued above the new floor yet, so up to uid.reserve_window_ms is waited)
+SELECT uid_from_time(clock_timestamp() + interval '50 ms') | (1023 << 12) | 4095 AS past \gset
+SELECT uid_advance_past(:past) AS moved;
+SELECT uid_next() > :past AS above;
+SELECT uid_advance_past(:past) AS not_moved_again;
+SELECT uid_advance_past(0) AS not_moved;
+SELECT uid_advance_past(-1);
+SET ROLE pg_monitor;  -- not a superuser
+SELECT uid_stats_reset();
+SELECT uid_advance_past(0);
+RESET ROLE;
+
+-- The upgraded extension has exactly the objects of a fresh 1.1 install.
+CREATE FUNCTION members() RETURNS TABLE (n bigint, fingerprint text) LANGUAGE sql AS $$
+    SELECT count(*), md5(string_agg(obj, E'\n' ORDER BY obj))
+    FROM (SELECT pg_describe_object(d.classid, d.objid, d.objsubid)
+                 || coalesce(' ' || p.provolatile::text || p.proisstrict::text || p.proparallel::text
+                             || ' ' || pg_get_function_result(p.oid), '') AS obj
+          FROM pg_depend d
+          JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid'
+          LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+          WHERE d.deptype = 'e') s
+$$;
+SELECT * FROM members();
+
+\c contrib_regression
+DROP DATABASE uid_upgrade;
+DROP DATABASE uid_fresh;
