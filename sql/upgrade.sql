@@ -84,6 +84,9 @@ SELECT uid_next() > :past AS above;
 SELECT uid_advance_past(:past) AS not_moved_again;
 SELECT uid_advance_past(0) AS not_moved;
 SELECT uid_advance_past(-1);
+-- more than a day ahead of the clock: refused, nothing moves
+SELECT uid_advance_past(9223372036854775807);
+SELECT uid_next() < uid_from_time(clock_timestamp() + interval '1 hour') AS not_moved_ahead;
 SET ROLE pg_monitor;  -- not a superuser
 SELECT uid_stats_reset();
 SELECT uid_advance_past(0);

@@ -326,6 +326,8 @@ DROP TABLE uuid7_migration;
 --
 SELECT uuid7_advance_past('919108f7-52d1-4320-9bac-f847db4148a8');
 SELECT uuid7_advance_past(uuid7_from_time('2000-01-01')) AS moved_back;
+-- more than a day ahead of the clock: refused, nothing moves
+SELECT uuid7_advance_past(uuid7_from_time('3000-01-01 00:00:00+00'));
 SELECT uuid7_from_time(clock_timestamp() + interval '1 s') AS key \gset
 SELECT uuid7() < :'key' AS before_the_key;
 SELECT uuid7_advance_past(:'key') AS moved;

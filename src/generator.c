@@ -517,6 +517,14 @@ uid_advance_past(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("%lld is not a uid: uid values are never negative", (long long) id)));
 	ms = id >> (UID_WORKER_BITS + UID_SEQ_BITS);
+	if (ms > UidClockNowUnixMs() - UID_EPOCH_MS + UID_ADVANCE_MAX_AHEAD_MS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("uid %lld was issued at %s, more than a day ahead of this server's clock",
+						(long long) id,
+						timestamptz_to_str(UidUnixMsToTimestamptz(ms + UID_EPOCH_MS))),
+				 errdetail("uid_next() would refuse to issue IDs until then."),
+				 errhint("Check the ID, and this server's clock.")));
 	moved = pg_atomic_read_u64(&gen->state) < UidMakeState(ms, UID_MAX_SEQ);
 	if (moved)
 	{

@@ -161,4 +161,11 @@ extern TimestampTz UidStatsResetAt(void);
 #define UID_LAYOUT_WARN_DAYS	365
 #define MS_PER_DAY				INT64CONST(86400000)
 
+/*
+ * uid_advance_past() and uuid7_advance_past() refuse to move a generator more
+ * than this far past the clock: uid_next() would refuse until then, and every
+ * uuid7() would carry a time that far ahead.
+ */
+#define UID_ADVANCE_MAX_AHEAD_MS	MS_PER_DAY
+
 #endif							/* UID_H */

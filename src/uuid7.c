@@ -398,6 +398,13 @@ uuid7_advance_past(PG_FUNCTION_ARGS)
 				 errmsg("uuid7_advance_past() needs a version 7 UUID of the RFC 9562 variant"),
 				 errhint("Pass the greatest v7 key that new keys must sort after.")));
 	target = Uuid7StateOf(u);
+	if ((int64) (target >> UUID7_SUB_BITS) > UidClockNowUnixMs() + UID_ADVANCE_MAX_AHEAD_MS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("UUID %s is more than a day ahead of this server's clock",
+						DatumGetCString(DirectFunctionCall1(uuid_out, UUIDPGetDatum(u)))),
+				 errdetail("Every later uuid7() would carry a time at least that far ahead."),
+				 errhint("Check the UUID, and this server's clock.")));
 
 	if (uuid7_shared != NULL)
 	{
