@@ -18,7 +18,10 @@ PORT=${UID_DEMO_PORT:-5499}
 
 if [ "$(id -u)" = 0 ]; then
 	if [ "${1:-}" != stop ] && [ "${UID_SKIP_DEPS:-}" != 1 ]; then
-		bash "$top/test/deps.sh" >/dev/null
+		deps_log=$(mktemp)
+		bash "$top/test/deps.sh" >"$deps_log" 2>&1 || {
+			cat "$deps_log"; echo "test/demo.sh: installing packages failed" >&2; exit 1; }
+		rm -f "$deps_log"
 	fi
 	if [ -d "$DEMO" ] && [ -x "$DEMO/src/test/demo.sh" ]; then
 		runuser -u postgres -- bash "$DEMO/src/test/demo.sh" stop || true
