@@ -63,8 +63,12 @@ for k in floor nextval uid_next uuid7; do
 	awk -v k="$k" -v t="${ir[$k]}" -v f="${ir[floor]}" -v n="$N" 'BEGIN {
 		printf "%-10s %14d %12.1f %12.1f\n", k, t, t / (2 * n), (t - f) / (2 * n) }'
 done
+# the functions of uid.so, inclusive, per call of the SQL function
 for k in uid_next uuid7; do
-	echo "== $k: inclusive Ir, top functions"
-	callgrind_annotate --inclusive=yes "$D/$k.out" 2>/dev/null | sed -n '/^Ir/,$p' | head -40
+	echo "== $k: inclusive Ir per call, functions of uid.so"
+	callgrind_annotate --inclusive=yes --threshold=100 "$D/$k.out" 2>/dev/null |
+		awk -v n="$N" '/\[.*uid\.so\]/ { c = $1; gsub(",", "", c);
+			sub(/.*\/src\//, "", $0); sub(/ \[.*/, "", $0);
+			printf "%10.1f  %s\n", c / (2 * n), $0 }'
 done
 echo "callgrind output in $D" >&2

@@ -67,7 +67,11 @@ typedef struct UidGeneratorShared
 
 static UidGeneratorShared *gen = NULL;
 
-/* this backend saw the end-of-recovery floor applied */
+/*
+ * This backend saw recovery ended (RecoveryInProgress() false, which stays
+ * false for the rest of the backend's life) and the end-of-recovery floor
+ * applied: the checks of UidGeneratorCheckUsable that cannot fail again.
+ */
 static bool recovery_floor_seen = false;
 
 static char *uid_worker_id_setting = NULL;
@@ -301,18 +305,17 @@ static inline void
 UidGeneratorCheckUsable(const char *funcname)
 {
 	UidRequireSharedMemory(funcname);
-	if (unlikely(RecoveryInProgress()))
+	if (likely(recovery_floor_seen))
+		return;
+	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("%s() cannot run on a hot standby", funcname),
 				 errdetail("A standby shares its primary's worker id; IDs issued here could repeat the primary's."),
 				 errhint("Call %s() on the primary, or promote this standby first.", funcname)));
-	if (unlikely(!recovery_floor_seen))
-	{
-		if (!pg_atomic_read_u32(&gen->recovery_floor_done))
-			UidGeneratorApplyRecoveryFloor();
-		recovery_floor_seen = true;
-	}
+	if (!pg_atomic_read_u32(&gen->recovery_floor_done))
+		UidGeneratorApplyRecoveryFloor();
+	recovery_floor_seen = true;
 }
 
 /*

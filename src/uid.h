@@ -79,7 +79,15 @@ extern int	uid_max_batch;			/* generator.c */
 /* true when shared memory was set up, i.e. uid is in shared_preload_libraries */
 extern bool uid_preloaded;
 
-extern void UidRequireSharedMemory(const char *funcname);
+extern void UidSharedMemoryMissing(const char *funcname);
+
+/* Functions whose state lives in shared memory call this first. */
+static inline void
+UidRequireSharedMemory(const char *funcname)
+{
+	if (unlikely(!uid_preloaded))
+		UidSharedMemoryMissing(funcname);
+}
 
 /* ---- clock.c ---- */
 
