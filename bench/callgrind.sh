@@ -25,6 +25,8 @@ fi
 
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
 cd "$top"
+# PGXS does not track header dependencies: build from scratch
+make -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
 uid_build_private_install
 N=${CG_ROWS:-200000}
 D=$top/cg

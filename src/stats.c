@@ -48,6 +48,9 @@ static UidStatsShared *stats = NULL;
 static UidBackendCounters *my_counters = NULL;
 static bool my_counters_shared = false;
 
+/* my_counters->c when this process owns its slot: the inline UidStatsAdd */
+pg_atomic_uint64 *uid_my_counters = NULL;
+
 Size
 UidStatsShmemSize(void)
 {
@@ -80,7 +83,10 @@ UidStatsAttach(void)
 	int			slot = UidMyBackendSlot();
 
 	if (slot >= 0 && slot < stats->nslots - 1)
+	{
 		my_counters = &stats->slots[slot];
+		uid_my_counters = my_counters->c;
+	}
 	else
 	{
 		my_counters = &stats->slots[stats->nslots - 1];
@@ -88,17 +94,21 @@ UidStatsAttach(void)
 	}
 }
 
+/*
+ * UidStatsAdd (uid.h) when this process has not attached yet, or shares the
+ * last slot.
+ */
 void
-UidStatsAdd(UidCounter counter, uint64 n)
+UidStatsAddSlow(UidCounter counter, uint64 n)
 {
 	pg_atomic_uint64 *c;
 
 	if (unlikely(stats == NULL))
 		return;
-	if (unlikely(my_counters == NULL))
+	if (my_counters == NULL)
 		UidStatsAttach();
 	c = &my_counters->c[counter];
-	if (likely(!my_counters_shared))
+	if (!my_counters_shared)
 		pg_atomic_write_u64(c, pg_atomic_read_u64(c) + n);
 	else
 		pg_atomic_fetch_add_u64(c, n);

@@ -8,6 +8,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "port/atomics.h"
 #include "utils/timestamp.h"
 
 /* ---- The Snowflake-style layout (contract section 1.1) ---- */
@@ -158,7 +159,25 @@ typedef enum UidCounter
 
 extern Size UidStatsShmemSize(void);
 extern void UidStatsShmemInit(void);
-extern void UidStatsAdd(UidCounter counter, uint64 n);
+extern void UidStatsAddSlow(UidCounter counter, uint64 n);
+
+/* this backend's own counters (stats.c), NULL until the first UidStatsAdd */
+extern PGDLLIMPORT pg_atomic_uint64 *uid_my_counters;
+
+/*
+ * Adds n to a counter of this backend.  Only the owner writes its slot, so a
+ * plain atomic read and write do (no locked instruction); the first call,
+ * and processes without a slot of their own, take UidStatsAddSlow.
+ */
+static inline void
+UidStatsAdd(UidCounter counter, uint64 n)
+{
+	if (likely(uid_my_counters != NULL))
+		pg_atomic_write_u64(&uid_my_counters[counter],
+							pg_atomic_read_u64(&uid_my_counters[counter]) + n);
+	else
+		UidStatsAddSlow(counter, n);
+}
 extern void UidStatsNoteClockStep(int64 step_ms);
 extern uint64 UidStatsTotal(UidCounter counter);
 extern TimestampTz UidStatsResetAt(void);
