@@ -70,7 +70,8 @@ for k in uid_next uuid7; do
 	echo "== $k: inclusive Ir per call, functions of uid.so"
 	callgrind_annotate --inclusive=yes --threshold=100 "$D/$k.out" 2>/dev/null |
 		awk -v n="$N" '/\[.*uid\.so\]/ { c = $1; gsub(",", "", c);
-			sub(/.*\/src\//, "", $0); sub(/ \[.*/, "", $0);
-			printf "%10.1f  %s\n", c / (2 * n), $0 }'
+			for (i = 2; i <= NF; i++) if ($i ~ /:/) f = $i;
+			sub(/.*\//, "", f);
+			printf "%10.1f  %s\n", c / (2 * n), f }'
 done
 echo "callgrind output in $D" >&2

@@ -105,7 +105,18 @@ extern void UidHwmDefineSettings(void);
 extern Size UidHwmShmemSize(void);
 extern void UidHwmShmemInit(void);
 extern int64 UidHwmRestoredFloor(void);
-extern bool UidHwmNeedsExtending(int64 ms);
+extern PGDLLIMPORT pg_atomic_uint64 *uid_hwm_reserved_ms;
+
+/*
+ * Whether ms is within half a window of the end of the durable reservation
+ * (then UidHwmEnsureCovers must run before an ID in ms is returned).  Needs
+ * shared memory.
+ */
+static inline bool
+UidHwmNeedsExtending(int64 ms)
+{
+	return (uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(uid_hwm_reserved_ms);
+}
 extern void UidHwmEnsureCovers(int64 ms);
 extern int64 UidHwmReservedMs(void);
 extern void UidHwmShutdown(int64 last_issued_ms);
