@@ -7,6 +7,9 @@
 #define UID_H
 
 #include "postgres.h"
+
+#include <time.h>
+
 #include "fmgr.h"
 #include "port/atomics.h"
 #include "utils/timestamp.h"
@@ -92,7 +95,18 @@ UidRequireSharedMemory(const char *funcname)
 
 /* ---- clock.c ---- */
 
-extern int64 UidClockNowUnixMs(void);
+/*
+ * Wall-clock time in ms since the Unix epoch.  clock_gettime() on
+ * CLOCK_REALTIME is a vDSO call on Linux, not a system call.
+ */
+static inline int64
+UidClockNowUnixMs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 extern void UidClockDefineSettings(void);
 extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms,
 						  bool first_look);
