@@ -325,8 +325,11 @@ UidGeneratorCheckUsable(const char *funcname)
  * Strict order: the state only grows, and each successful compare-and-swap
  * claims sequence numbers above the last claimed.  No ID is returned for a
  * millisecond that the durable high-water mark does not yet cover.
+ *
+ * Inlined into both callers: for uid_next (want = 1, one ID) the compiler
+ * then drops the count arithmetic and the out-parameters.
  */
-static uint64
+static pg_attribute_always_inline uint64
 UidReserve(int want, int *got, int *worker)
 {
 	bool		waited_clock = false;
