@@ -148,6 +148,7 @@ extern void UidGeneratorWarnLayoutEnd(void);
 /* ---- random.c: per-process block of pg_strong_random() bytes ---- */
 
 extern void UidRandomBytes(void *dst, int n);
+extern uint64 UidRandom64(void);
 
 /* ---- uuid7.c: UUIDv7 generator ---- */
 

@@ -235,8 +235,9 @@ Uuid7FromState(pg_uuid_t *u, uint64 state)
 	uint64		ms = state >> UUID7_SUB_BITS;
 	uint32		frac = (uint32) (state >> 4) & 0x0fff;
 	uint32		ctr = (uint32) state & 0x0f;
+	uint64		rnd = UidRandom64();
 
-	UidRandomBytes(&u->data[8], 8);
+	memcpy(&u->data[8], &rnd, sizeof(rnd));
 	u->data[0] = (uint8) (ms >> 40);
 	u->data[1] = (uint8) (ms >> 32);
 	u->data[2] = (uint8) (ms >> 24);
