@@ -191,7 +191,7 @@ Uuid7Exhausted(void)
  * The next state: above every state issued before (server-wide when
  * preloaded, else in this backend), and at least the clock.
  */
-static inline uint64
+static pg_attribute_always_inline uint64
 Uuid7NextState(void)
 {
 	uint64		cand = Uuid7ClockState();
