@@ -28,10 +28,20 @@
 
 #include "uid.h"
 
-typedef struct UidBackendCounters
+/*
+ * One backend's counters, padded to PG_CACHE_LINE_SIZE (128): uid_next() and
+ * uuid7() write their backend's slot on every call, and the 56 bytes of one
+ * slot and those of the next are then at least 72 bytes apart, so no two
+ * backends write the same 64-byte cache line (wherever the array starts).
+ */
+typedef union UidBackendCounters
 {
 	pg_atomic_uint64 c[UID_NUM_COUNTERS];
+	char		pad[PG_CACHE_LINE_SIZE];
 } UidBackendCounters;
+
+StaticAssertDecl(sizeof(pg_atomic_uint64) * UID_NUM_COUNTERS + 64 <= PG_CACHE_LINE_SIZE,
+				 "uid stats slot does not fit in a padded cache line");
 
 typedef struct UidStatsShared
 {
