@@ -49,6 +49,10 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no header dependencies: every object depends on every header
+# (uid.h holds inline functions of several files).
+$(OBJS): $(wildcard src/*.h)
+
 .PHONY: test
 test:
 	bash test/run.sh

@@ -43,16 +43,6 @@ UidClockDefineSettings(void)
 							NULL, NULL, NULL);
 }
 
-/* Wall-clock time in ms since the Unix epoch. */
-int64
-UidClockNowUnixMs(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static char *
 UidFormatUnixMs(int64 unix_ms)
 {

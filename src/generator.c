@@ -67,7 +67,11 @@ typedef struct UidGeneratorShared
 
 static UidGeneratorShared *gen = NULL;
 
-/* this backend saw the end-of-recovery floor applied */
+/*
+ * This backend saw recovery ended (RecoveryInProgress() false, which stays
+ * false for the rest of the backend's life) and the end-of-recovery floor
+ * applied: the checks of UidGeneratorCheckUsable that cannot fail again.
+ */
 static bool recovery_floor_seen = false;
 
 static char *uid_worker_id_setting = NULL;
@@ -301,18 +305,17 @@ static inline void
 UidGeneratorCheckUsable(const char *funcname)
 {
 	UidRequireSharedMemory(funcname);
-	if (unlikely(RecoveryInProgress()))
+	if (likely(recovery_floor_seen))
+		return;
+	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("%s() cannot run on a hot standby", funcname),
 				 errdetail("A standby shares its primary's worker id; IDs issued here could repeat the primary's."),
 				 errhint("Call %s() on the primary, or promote this standby first.", funcname)));
-	if (unlikely(!recovery_floor_seen))
-	{
-		if (!pg_atomic_read_u32(&gen->recovery_floor_done))
-			UidGeneratorApplyRecoveryFloor();
-		recovery_floor_seen = true;
-	}
+	if (!pg_atomic_read_u32(&gen->recovery_floor_done))
+		UidGeneratorApplyRecoveryFloor();
+	recovery_floor_seen = true;
 }
 
 /*
@@ -322,8 +325,11 @@ UidGeneratorCheckUsable(const char *funcname)
  * Strict order: the state only grows, and each successful compare-and-swap
  * claims sequence numbers above the last claimed.  No ID is returned for a
  * millisecond that the durable high-water mark does not yet cover.
+ *
+ * Inlined into both callers: for uid_next (want = 1, one ID) the compiler
+ * then drops the count arithmetic and the out-parameters.
  */
-static uint64
+static pg_attribute_always_inline uint64
 UidReserve(int want, int *got, int *worker)
 {
 	bool		waited_clock = false;

@@ -73,6 +73,9 @@ typedef struct UidHwmShared
 
 static UidHwmShared *hwm = NULL;
 
+/* &hwm->reserved_ms, for the inline UidHwmNeedsExtending (uid.h) */
+pg_atomic_uint64 *uid_hwm_reserved_ms = NULL;
+
 int			uid_reserve_window_ms = 1000;
 
 UID_DECLARE_WAIT_EVENT(UidWaitEventReserveWrite, "UidReserveWrite")
@@ -202,6 +205,7 @@ UidHwmShmemInit(void)
 	bool		found;
 
 	hwm = ShmemInitStruct("uid high-water mark", UidHwmShmemSize(), &found);
+	uid_hwm_reserved_ms = &hwm->reserved_ms;
 	if (found)
 		return;
 
@@ -256,13 +260,6 @@ UidHwmEnsureCovers(int64 ms)
 		UidStatsAdd(UID_COUNT_HWM_WRITES, 1);
 	}
 	LWLockRelease(hwm->lock);
-}
-
-/* Whether ms is within half a window of the end of the reservation. */
-bool
-UidHwmNeedsExtending(int64 ms)
-{
-	return (uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(&hwm->reserved_ms);
 }
 
 int64

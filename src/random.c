@@ -98,3 +98,23 @@ UidRandomBytes(void *dst, int n)
 		rand_pos = n - part;
 	}
 }
+
+/*
+ * 8 fresh random bytes as one word (byte order is of no consequence).  The
+ * common case, 8 bytes left in this process's block, copies them with one
+ * load instead of a call of memcpy.
+ */
+uint64
+UidRandom64(void)
+{
+	uint64		v;
+
+	if (likely(rand_owner == MyProcPid && rand_pos <= UID_RANDOM_BLOCK - (int) sizeof(v)))
+	{
+		memcpy(&v, rand_buf + rand_pos, sizeof(v));
+		rand_pos += sizeof(v);
+	}
+	else
+		UidRandomBytes(&v, sizeof(v));
+	return v;
+}

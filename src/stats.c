@@ -28,10 +28,20 @@
 
 #include "uid.h"
 
-typedef struct UidBackendCounters
+/*
+ * One backend's counters, padded to PG_CACHE_LINE_SIZE (128): uid_next() and
+ * uuid7() write their backend's slot on every call, and the 56 bytes of one
+ * slot and those of the next are then at least 72 bytes apart, so no two
+ * backends write the same 64-byte cache line (wherever the array starts).
+ */
+typedef union UidBackendCounters
 {
 	pg_atomic_uint64 c[UID_NUM_COUNTERS];
+	char		pad[PG_CACHE_LINE_SIZE];
 } UidBackendCounters;
+
+StaticAssertDecl(sizeof(pg_atomic_uint64) * UID_NUM_COUNTERS + 64 <= PG_CACHE_LINE_SIZE,
+				 "uid stats slot does not fit in a padded cache line");
 
 typedef struct UidStatsShared
 {
@@ -47,6 +57,9 @@ typedef struct UidStatsShared
 static UidStatsShared *stats = NULL;
 static UidBackendCounters *my_counters = NULL;
 static bool my_counters_shared = false;
+
+/* my_counters->c when this process owns its slot: the inline UidStatsAdd */
+pg_atomic_uint64 *uid_my_counters = NULL;
 
 Size
 UidStatsShmemSize(void)
@@ -80,7 +93,10 @@ UidStatsAttach(void)
 	int			slot = UidMyBackendSlot();
 
 	if (slot >= 0 && slot < stats->nslots - 1)
+	{
 		my_counters = &stats->slots[slot];
+		uid_my_counters = my_counters->c;
+	}
 	else
 	{
 		my_counters = &stats->slots[stats->nslots - 1];
@@ -88,17 +104,21 @@ UidStatsAttach(void)
 	}
 }
 
+/*
+ * UidStatsAdd (uid.h) when this process has not attached yet, or shares the
+ * last slot.
+ */
 void
-UidStatsAdd(UidCounter counter, uint64 n)
+UidStatsAddSlow(UidCounter counter, uint64 n)
 {
 	pg_atomic_uint64 *c;
 
 	if (unlikely(stats == NULL))
 		return;
-	if (unlikely(my_counters == NULL))
+	if (my_counters == NULL)
 		UidStatsAttach();
 	c = &my_counters->c[counter];
-	if (likely(!my_counters_shared))
+	if (!my_counters_shared)
 		pg_atomic_write_u64(c, pg_atomic_read_u64(c) + n);
 	else
 		pg_atomic_fetch_add_u64(c, n);

@@ -113,16 +113,16 @@ _PG_init(void)
 }
 
 /*
- * Functions whose state lives in shared memory call this first.
+ * The error of UidRequireSharedMemory (uid.h): uid is not in
+ * shared_preload_libraries.
  */
 void
-UidRequireSharedMemory(const char *funcname)
+UidSharedMemoryMissing(const char *funcname)
 {
-	if (unlikely(!uid_preloaded))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("%s() requires uid to be loaded via shared_preload_libraries",
-						funcname),
-				 errhint("Add uid to shared_preload_libraries in postgresql.conf "
-						 "and restart the server.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("%s() requires uid to be loaded via shared_preload_libraries",
+					funcname),
+			 errhint("Add uid to shared_preload_libraries in postgresql.conf "
+					 "and restart the server.")));
 }

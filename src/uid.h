@@ -7,7 +7,11 @@
 #define UID_H
 
 #include "postgres.h"
+
+#include <time.h>
+
 #include "fmgr.h"
+#include "port/atomics.h"
 #include "utils/timestamp.h"
 
 /* ---- The Snowflake-style layout (contract section 1.1) ---- */
@@ -79,11 +83,30 @@ extern int	uid_max_batch;			/* generator.c */
 /* true when shared memory was set up, i.e. uid is in shared_preload_libraries */
 extern bool uid_preloaded;
 
-extern void UidRequireSharedMemory(const char *funcname);
+extern void UidSharedMemoryMissing(const char *funcname);
+
+/* Functions whose state lives in shared memory call this first. */
+static inline void
+UidRequireSharedMemory(const char *funcname)
+{
+	if (unlikely(!uid_preloaded))
+		UidSharedMemoryMissing(funcname);
+}
 
 /* ---- clock.c ---- */
 
-extern int64 UidClockNowUnixMs(void);
+/*
+ * Wall-clock time in ms since the Unix epoch.  clock_gettime() on
+ * CLOCK_REALTIME is a vDSO call on Linux, not a system call.
+ */
+static inline int64
+UidClockNowUnixMs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 extern void UidClockDefineSettings(void);
 extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms,
 						  bool first_look);
@@ -96,7 +119,18 @@ extern void UidHwmDefineSettings(void);
 extern Size UidHwmShmemSize(void);
 extern void UidHwmShmemInit(void);
 extern int64 UidHwmRestoredFloor(void);
-extern bool UidHwmNeedsExtending(int64 ms);
+extern PGDLLIMPORT pg_atomic_uint64 *uid_hwm_reserved_ms;
+
+/*
+ * Whether ms is within half a window of the end of the durable reservation
+ * (then UidHwmEnsureCovers must run before an ID in ms is returned).  Needs
+ * shared memory.
+ */
+static inline bool
+UidHwmNeedsExtending(int64 ms)
+{
+	return (uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(uid_hwm_reserved_ms);
+}
 extern void UidHwmEnsureCovers(int64 ms);
 extern int64 UidHwmReservedMs(void);
 extern void UidHwmShutdown(int64 last_issued_ms);
@@ -114,6 +148,7 @@ extern void UidGeneratorWarnLayoutEnd(void);
 /* ---- random.c: per-process block of pg_strong_random() bytes ---- */
 
 extern void UidRandomBytes(void *dst, int n);
+extern uint64 UidRandom64(void);
 
 /* ---- uuid7.c: UUIDv7 generator ---- */
 
@@ -150,7 +185,25 @@ typedef enum UidCounter
 
 extern Size UidStatsShmemSize(void);
 extern void UidStatsShmemInit(void);
-extern void UidStatsAdd(UidCounter counter, uint64 n);
+extern void UidStatsAddSlow(UidCounter counter, uint64 n);
+
+/* this backend's own counters (stats.c), NULL until the first UidStatsAdd */
+extern PGDLLIMPORT pg_atomic_uint64 *uid_my_counters;
+
+/*
+ * Adds n to a counter of this backend.  Only the owner writes its slot, so a
+ * plain atomic read and write do (no locked instruction); the first call,
+ * and processes without a slot of their own, take UidStatsAddSlow.
+ */
+static inline void
+UidStatsAdd(UidCounter counter, uint64 n)
+{
+	if (likely(uid_my_counters != NULL))
+		pg_atomic_write_u64(&uid_my_counters[counter],
+							pg_atomic_read_u64(&uid_my_counters[counter]) + n);
+	else
+		UidStatsAddSlow(counter, n);
+}
 extern void UidStatsNoteClockStep(int64 step_ms);
 extern uint64 UidStatsTotal(UidCounter counter);
 extern TimestampTz UidStatsResetAt(void);

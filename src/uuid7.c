@@ -50,6 +50,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
+#include "port/pg_bswap.h"
 #include "storage/shmem.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
@@ -190,7 +191,7 @@ Uuid7Exhausted(void)
  * The next state: above every state issued before (server-wide when
  * preloaded, else in this backend), and at least the clock.
  */
-static inline uint64
+static pg_attribute_always_inline uint64
 Uuid7NextState(void)
 {
 	uint64		cand = Uuid7ClockState();
@@ -235,16 +236,12 @@ Uuid7FromState(pg_uuid_t *u, uint64 state)
 	uint64		ms = state >> UUID7_SUB_BITS;
 	uint32		frac = (uint32) (state >> 4) & 0x0fff;
 	uint32		ctr = (uint32) state & 0x0f;
+	uint64		rnd = UidRandom64();
+	/* bytes 0..7: 48-bit ms, version 7, 12-bit fraction, big-endian */
+	uint64		hi = pg_hton64((ms << 16) | 0x7000 | frac);
 
-	UidRandomBytes(&u->data[8], 8);
-	u->data[0] = (uint8) (ms >> 40);
-	u->data[1] = (uint8) (ms >> 32);
-	u->data[2] = (uint8) (ms >> 24);
-	u->data[3] = (uint8) (ms >> 16);
-	u->data[4] = (uint8) (ms >> 8);
-	u->data[5] = (uint8) ms;
-	u->data[6] = (uint8) (0x70 | (frac >> 8));
-	u->data[7] = (uint8) frac;
+	memcpy(&u->data[0], &hi, sizeof(hi));
+	memcpy(&u->data[8], &rnd, sizeof(rnd));
 	u->data[8] = (uint8) (0x80 | (ctr << 2) | (u->data[8] & 0x03));
 }
 
