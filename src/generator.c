@@ -214,10 +214,13 @@ UidGeneratorWorkerId(void)
  * compare-and-swap; if it sees the new grant, the floor was raised before,
  * so a CAS from a state read before the raise fails and is retried.
  *
- * Giving it up: UidGeneratorRevoke swaps the grant to 0 (a full barrier) and
- * returns a bound on every ID issued under the old grant: a backend that still
- * saw the old grant had read the clock and the state before the swap, so its
- * ID's millisecond is at most max(state, clock) as read after the swap.
+ * Giving it up: UidGeneratorRevoke swaps the grant to 0 (a full barrier),
+ * then moves the state word forward with a compare-and-swap of its own.  A
+ * backend that saw the old grant had read the state before; once the state
+ * has moved, its compare-and-swap from that stale value fails, and its retry
+ * reads the grant after the state, finds 0 and issues nothing.  So every ID
+ * issued under the old grant is in the state word as moved, which bounds
+ * them exactly, whatever the clock did meanwhile (no clock is read).
  */
 
 /* Raises the state so that the next ID is in a millisecond after ms. */
@@ -283,13 +286,17 @@ UidGeneratorGrant(int worker, int64 deadline_ms)
 int64
 UidGeneratorRevoke(void)
 {
-	int64		now_ms;
-	int64		state_ms;
+	uint64		old;
+	uint64		moved;
 
 	(void) pg_atomic_exchange_u64(&gen->grant, 0);
-	state_ms = UidStateMs(pg_atomic_read_u64(&gen->state));
-	now_ms = UidClockNowUnixMs() - UID_EPOCH_MS + 1;
-	return Max(state_ms, now_ms);
+	old = pg_atomic_read_u64(&gen->state);
+	do
+	{
+		/* a later value than any compare-and-swap can have expected */
+		moved = UidMakeState(UidStateMs(old) + 1, UID_MAX_SEQ);
+	} while (!pg_atomic_compare_exchange_u64(&gen->state, &old, moved));
+	return UidStateMs(moved);
 }
 
 uint64
@@ -393,8 +400,7 @@ UidReserve(int want, int *got, int *worker)
 		/*
 		 * The worker id, and in lease mode the deadline: read after the state
 		 * and the clock, before the compare-and-swap (see UidGeneratorRevoke).
-		 * The barrier is free on x86; the 1 ms slack in UidGeneratorRevoke
-		 * covers a clock read that the CPU completes a little late.
+		 * The barrier is free on x86.
 		 */
 		pg_read_barrier();
 		grant = pg_atomic_read_u64(&gen->grant);
