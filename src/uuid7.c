@@ -46,6 +46,10 @@
 #include <time.h>
 
 #include "access/htup_details.h"
+#include "access/xlog.h"
+#if PG_VERSION_NUM >= 150000
+#include "access/xlogrecovery.h"	/* GetLatestXTime; in xlog.h before 15 */
+#endif
 #include "datatype/timestamp.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -187,6 +191,47 @@ Uuid7Exhausted(void)
 			 errhint("The generator's time was advanced to the end of the UUIDv7 range; restart the server to reset it.")));
 }
 
+/* this backend applied the end-of-recovery floor (or found none needed) */
+static bool uuid7_recovery_floor_seen = false;
+
+/*
+ * As for uid_next() (generator.c): after a recovery that ended in this
+ * postmaster's lifetime (a promoted standby, a server started from a base
+ * backup), move the generator above the commit time of the last replayed
+ * transaction, so that new UUIDs sort after those the old primary stored,
+ * even if this server's clock is behind its.  uuid7() never refuses: it runs
+ * ahead of the clock until the clock catches up.  Once per backend, before
+ * its first UUID; on a standby (still in recovery) nothing is done yet.
+ */
+static pg_noinline void
+Uuid7ApplyRecoveryFloor(void)
+{
+	TimestampTz last;
+
+	if (RecoveryInProgress())
+		return;
+	last = GetLatestXTime();
+	if (last != 0)
+	{
+		int64		ms = UidTimestamptzToUnixMs(last);
+
+		if (ms >= 0 && ms <= UUID7_MAX_MS)
+		{
+			uint64		target = ((uint64) ms << UUID7_SUB_BITS) |
+				((UINT64CONST(1) << UUID7_SUB_BITS) - 1);
+			uint64		old;
+
+			if (ms - UID_EPOCH_MS >= 0 && ms - UID_EPOCH_MS <= UID_MAX_TIME)
+				UidHwmEnsureCovers(ms - UID_EPOCH_MS);
+			old = pg_atomic_read_u64(&uuid7_shared->last);
+			while (old < target &&
+				   !pg_atomic_compare_exchange_u64(&uuid7_shared->last, &old, target))
+				;
+		}
+	}
+	uuid7_recovery_floor_seen = true;
+}
+
 /*
  * The next state: above every state issued before (server-wide when
  * preloaded, else in this backend), and at least the clock.
@@ -200,6 +245,8 @@ Uuid7NextState(void)
 
 	if (likely(uuid7_shared != NULL))
 	{
+		if (unlikely(!uuid7_recovery_floor_seen))
+			Uuid7ApplyRecoveryFloor();
 		old = pg_atomic_read_u64(&uuid7_shared->last);
 		for (;;)
 		{

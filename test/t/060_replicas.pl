@@ -71,6 +71,7 @@ is($state, '25006', 'uid_next_batch() refuses on a hot standby');
 # the IDs it replayed.  It must refuse rather than issue IDs in time the old
 # primary used (which, with the same worker id, could repeat one).
 my $max_old = $primary->safe_psql('postgres', 'SELECT max(id) FROM t');
+my $max_u = $primary->safe_psql('postgres', 'SELECT u FROM t ORDER BY u DESC LIMIT 1');
 $primary->stop('fast');
 $standby->promote;
 $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
@@ -81,6 +82,11 @@ is($state, 'UID01',
 	'after promotion, uid_next() refuses while the clock is behind the replayed IDs');
 like($err, qr/behind the last issued uid time/, '... with the clock error');
 
+# uuid7() does not refuse: with the clock still 20 s behind, its first value
+# after the promotion already sorts after every replayed UUID.
+is($standby->safe_psql('postgres', "SELECT uuid7() > '$max_u'::uuid"),
+	't', 'after promotion uuid7() sorts after every replayed UUID, clock behind or not');
+
 # Once its clock passes the old primary's time, the promoted server
 # generates, above every replayed ID.
 set_clock($sclock, '+21');
@@ -88,10 +94,10 @@ $standby->safe_psql('postgres',
 	'INSERT INTO t (n) SELECT g FROM generate_series(1001, 2000) g');
 is( $standby->safe_psql(
 		'postgres', qq{
-	SELECT count(*) FILTER (WHERE n > 1000 AND id <= $max_old),
-	       count(*), count(DISTINCT id)
-	FROM t}), '0|2000|2000',
-	'after promotion every new ID is above every replayed ID, none repeats');
+	SELECT count(*) FILTER (WHERE n > 1000 AND (id <= $max_old OR u <= '$max_u')),
+	       count(*), count(DISTINCT id), count(DISTINCT u)
+	FROM t}), '0|2000|2000|2000',
+	'after promotion every new ID and UUID is above every replayed one, none repeats');
 
 $standby->stop;
 
