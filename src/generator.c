@@ -30,9 +30,6 @@
 #include <limits.h>
 
 #include "access/xlog.h"
-#if PG_VERSION_NUM >= 150000
-#include "access/xlogrecovery.h"	/* GetLatestXTime; in xlog.h before 15 */
-#endif
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -241,29 +238,21 @@ UidGeneratorRaiseFloor(int64 ms)
 }
 
 /*
- * A recovery that ended in this postmaster's lifetime (a promoted standby, a
- * server started from a base backup or after a crash) replayed transactions
- * of another run, possibly of another server with its own clock.  Every
- * uid_next() ID that a replayed transaction stored was issued before that
- * transaction committed, so no new ID may be at or below the commit time of
- * the last replayed transaction: raise the floor to it, durably, once,
- * before the first ID after the recovery.  A clock behind that time then
- * refuses (UID01) rather than risk an ID that the old primary issued.
+ * After a recovery (UidLastReplayedUnixMs), no new ID may be at or below the
+ * commit time of the last replayed transaction: raise the floor to it,
+ * durably, once, before the first ID after the recovery.  A clock behind that
+ * time then refuses (UID01) rather than risk an ID that the old primary
+ * issued.
  */
 static void
 UidGeneratorApplyRecoveryFloor(void)
 {
-	TimestampTz last = GetLatestXTime();
+	int64		ms = UidLastReplayedUnixMs() - UID_EPOCH_MS;
 
-	if (last != 0)
+	if (ms > 0 && ms <= UID_MAX_TIME)
 	{
-		int64		ms = UidTimestamptzToUnixMs(last) - UID_EPOCH_MS;
-
-		if (ms > 0 && ms <= UID_MAX_TIME)
-		{
-			UidHwmEnsureCovers(ms);
-			UidGeneratorRaiseFloor(ms);
-		}
+		UidHwmEnsureCovers(ms);
+		UidGeneratorRaiseFloor(ms);
 	}
 	pg_atomic_write_u32(&gen->recovery_floor_done, 1);
 }

@@ -27,6 +27,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "access/xlog.h"
+#if PG_VERSION_NUM >= 150000
+#include "access/xlogrecovery.h"	/* GetLatestXTime; in xlog.h before 15 */
+#endif
 #include "common/file_perm.h"
 #include "compat.h"
 #include "miscadmin.h"
@@ -282,4 +286,19 @@ UidHwmShutdown(int64 last_issued_ms)
 	if (last_issued_ms < hwm->floor_ms)
 		return;
 	(void) UidHwmWrite(last_issued_ms, true, LOG);
+}
+
+/*
+ * The commit time (Unix ms) of the last transaction that a recovery ended in
+ * this postmaster's lifetime replayed (a promoted standby, a server started
+ * from a base backup or after a crash), or -1 if none was replayed.  The
+ * generators start above it: every value a replayed transaction stored was
+ * made before it committed, possibly by another server with its own clock.
+ */
+int64
+UidLastReplayedUnixMs(void)
+{
+	TimestampTz last = GetLatestXTime();
+
+	return last == 0 ? -1 : UidTimestamptzToUnixMs(last);
 }

@@ -132,8 +132,22 @@ UidHwmNeedsExtending(int64 ms)
 	return (uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(uid_hwm_reserved_ms);
 }
 extern void UidHwmEnsureCovers(int64 ms);
+
+/*
+ * The same for a Unix ms (uuid7): the mark covers only the uid layout's
+ * years (2026 to 2095); times outside them are not reserved.
+ */
+static inline void
+UidHwmCoverUnixMs(int64 unix_ms)
+{
+	int64		ms = unix_ms - UID_EPOCH_MS;
+
+	if (unlikely(UidHwmNeedsExtending(ms)) && ms >= 0 && ms <= UID_MAX_TIME)
+		UidHwmEnsureCovers(ms);
+}
 extern int64 UidHwmReservedMs(void);
 extern void UidHwmShutdown(int64 last_issued_ms);
+extern int64 UidLastReplayedUnixMs(void);
 
 /* ---- generator.c ---- */
 

@@ -47,9 +47,6 @@
 
 #include "access/htup_details.h"
 #include "access/xlog.h"
-#if PG_VERSION_NUM >= 150000
-#include "access/xlogrecovery.h"	/* GetLatestXTime; in xlog.h before 15 */
-#endif
 #include "datatype/timestamp.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -195,40 +192,44 @@ Uuid7Exhausted(void)
 static bool uuid7_recovery_floor_seen = false;
 
 /*
- * As for uid_next() (generator.c): after a recovery that ended in this
- * postmaster's lifetime (a promoted standby, a server started from a base
- * backup), move the generator above the commit time of the last replayed
- * transaction, so that new UUIDs sort after those the old primary stored,
- * even if this server's clock is behind its.  uuid7() never refuses: it runs
- * ahead of the clock until the clock catches up.  Once per backend, before
- * its first UUID; on a standby (still in recovery) nothing is done yet.
+ * Raises the shared state to at least target; true if it moved.  Durable
+ * first, so that the move also holds after a restart.
+ */
+static bool
+Uuid7RaiseTo(uint64 target)
+{
+	uint64		old;
+
+	UidHwmCoverUnixMs((int64) (target >> UUID7_SUB_BITS));
+	old = pg_atomic_read_u64(&uuid7_shared->last);
+	while (old < target)
+	{
+		/* on failure old is refreshed with the current value */
+		if (pg_atomic_compare_exchange_u64(&uuid7_shared->last, &old, target))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * As for uid_next() (generator.c): after a recovery (UidLastReplayedUnixMs),
+ * move the generator above the commit time of the last replayed transaction,
+ * so that new UUIDs sort after those the old primary stored, even if this
+ * server's clock is behind its.  uuid7() never refuses: it runs ahead of the
+ * clock until the clock catches up.  Once per backend, before its first
+ * UUID; on a standby (still in recovery) nothing is done yet.
  */
 static pg_noinline void
 Uuid7ApplyRecoveryFloor(void)
 {
-	TimestampTz last;
+	int64		ms;
 
 	if (RecoveryInProgress())
 		return;
-	last = GetLatestXTime();
-	if (last != 0)
-	{
-		int64		ms = UidTimestamptzToUnixMs(last);
-
-		if (ms >= 0 && ms <= UUID7_MAX_MS)
-		{
-			uint64		target = ((uint64) ms << UUID7_SUB_BITS) |
-				((UINT64CONST(1) << UUID7_SUB_BITS) - 1);
-			uint64		old;
-
-			if (ms - UID_EPOCH_MS >= 0 && ms - UID_EPOCH_MS <= UID_MAX_TIME)
-				UidHwmEnsureCovers(ms - UID_EPOCH_MS);
-			old = pg_atomic_read_u64(&uuid7_shared->last);
-			while (old < target &&
-				   !pg_atomic_compare_exchange_u64(&uuid7_shared->last, &old, target))
-				;
-		}
-	}
+	ms = UidLastReplayedUnixMs();
+	if (ms >= 0 && ms <= UUID7_MAX_MS)
+		(void) Uuid7RaiseTo(((uint64) ms << UUID7_SUB_BITS) |
+							((UINT64CONST(1) << UUID7_SUB_BITS) - 1));
 	uuid7_recovery_floor_seen = true;
 }
 
@@ -256,14 +257,8 @@ Uuid7NextState(void)
 			/* on failure old is refreshed with the current value */
 			if (pg_atomic_compare_exchange_u64(&uuid7_shared->last, &old, next))
 			{
-				int64		ms = (int64) (next >> UUID7_SUB_BITS) - UID_EPOCH_MS;
-
-				/*
-				 * Durably reserve the ms before the value is returned (the
-				 * mark covers the uid layout's years, 2026 to 2095).
-				 */
-				if (unlikely(UidHwmNeedsExtending(ms)) && ms >= 0 && ms <= UID_MAX_TIME)
-					UidHwmEnsureCovers(ms);
+				/* durably reserve the ms before the value is returned */
+				UidHwmCoverUnixMs((int64) (next >> UUID7_SUB_BITS));
 				return next;
 			}
 		}
@@ -434,7 +429,6 @@ uuid7_advance_past(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
 	uint64		target;
-	uint64		old;
 
 	if (!UuidIsV7(u))
 		ereport(ERROR,
@@ -451,20 +445,7 @@ uuid7_advance_past(PG_FUNCTION_ARGS)
 				 errhint("Check the UUID, and this server's clock.")));
 
 	if (uuid7_shared != NULL)
-	{
-		int64		ms = (int64) (target >> UUID7_SUB_BITS) - UID_EPOCH_MS;
-
-		/* durably first, so the promise also holds after a restart */
-		if (ms >= 0 && ms <= UID_MAX_TIME && UidHwmNeedsExtending(ms))
-			UidHwmEnsureCovers(ms);
-		old = pg_atomic_read_u64(&uuid7_shared->last);
-		while (old < target)
-		{
-			if (pg_atomic_compare_exchange_u64(&uuid7_shared->last, &old, target))
-				PG_RETURN_BOOL(true);
-		}
-		PG_RETURN_BOOL(false);
-	}
+		PG_RETURN_BOOL(Uuid7RaiseTo(target));
 	if (backend_last >= target)
 		PG_RETURN_BOOL(false);
 	backend_last = target;
