@@ -2,12 +2,9 @@
 -- on 1.0 keeps working, and the upgraded extension has exactly the objects
 -- of a fresh 1.1 install.  Runs in databases of its own.
 SET timezone = 'UTC';
-CREATE DATABASE uid_upgrade;
-CREATE DATABASE uid_fresh;
-
-\c uid_fresh
-CREATE EXTENSION uid;
-SELECT extversion FROM pg_extension WHERE extname = 'uid';
+-- Both databases come from a template that holds the fingerprint function.
+CREATE DATABASE uid_upgrade_template;
+\c uid_upgrade_template
 -- The members of the extension with their properties, as one fingerprint.
 CREATE FUNCTION members() RETURNS TABLE (n bigint, fingerprint text) LANGUAGE sql AS $$
     SELECT count(*), md5(string_agg(obj, E'\n' ORDER BY obj))
@@ -19,6 +16,13 @@ CREATE FUNCTION members() RETURNS TABLE (n bigint, fingerprint text) LANGUAGE sq
           LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
           WHERE d.deptype = 'e') s
 $$;
+\c contrib_regression
+CREATE DATABASE uid_upgrade TEMPLATE uid_upgrade_template;
+CREATE DATABASE uid_fresh TEMPLATE uid_upgrade_template;
+
+\c uid_fresh
+CREATE EXTENSION uid;
+SELECT extversion FROM pg_extension WHERE extname = 'uid';
 SELECT * FROM members();
 
 \c uid_upgrade
@@ -93,18 +97,9 @@ SELECT uid_advance_past(0);
 RESET ROLE;
 
 -- The upgraded extension has exactly the objects of a fresh 1.1 install.
-CREATE FUNCTION members() RETURNS TABLE (n bigint, fingerprint text) LANGUAGE sql AS $$
-    SELECT count(*), md5(string_agg(obj, E'\n' ORDER BY obj))
-    FROM (SELECT pg_describe_object(d.classid, d.objid, d.objsubid)
-                 || coalesce(' ' || p.provolatile::text || p.proisstrict::text || p.proparallel::text
-                             || ' ' || pg_get_function_result(p.oid), '') AS obj
-          FROM pg_depend d
-          JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid'
-          LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
-          WHERE d.deptype = 'e') s
-$$;
 SELECT * FROM members();
 
 \c contrib_regression
 DROP DATABASE uid_upgrade;
 DROP DATABASE uid_fresh;
+DROP DATABASE uid_upgrade_template;
