@@ -26,6 +26,10 @@ tarball=$sources/postgresql-$major.tar.xz
 
 sum=$(sha256sum "$tarball" | cut -c1-16)
 prefix=$cache/$major-$sum
+mkdir -p "$cache"
+# one build of a version at a time; a second caller waits, then reuses it
+exec 9>"$cache/$major.lock"
+flock 9
 # pgTAP is plain SQL: Debian's copy serves every version
 install_pgtap() {
 	local from to
@@ -45,7 +49,6 @@ if [ -x "$prefix/bin/pg_config" ] && [ -f "$prefix/.uid-build-complete" ]; then
 fi
 
 echo "test/build-pg.sh: building PostgreSQL $major into $prefix" >&2
-mkdir -p "$cache"
 build=$(mktemp -d "$cache/build-$major.XXXXXX")
 trap 'rm -rf "$build"' EXIT
 rm -rf "$prefix"
