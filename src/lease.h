@@ -120,6 +120,13 @@ typedef struct UidStoreHolder
 	int			pid;
 } UidStoreHolder;
 
+/* A free worker id, and the last issued time its row records. */
+typedef struct UidStoreFreeId
+{
+	int			worker_id;
+	int64		last_issued_unix_ms;
+} UidStoreFreeId;
+
 #define UID_STORE_MAX_CANDIDATES	64
 
 extern void UidStoreInit(bool remote);
@@ -131,7 +138,8 @@ extern void UidStoreCommit(void);
 extern void UidStoreAbortAfterError(void);
 extern void UidStoreFinalRelease(void);
 extern TimestampTz UidStoreClock(void);
-extern int	UidStoreFreeIds(int pool_size, int *ids, int max_ids);
+extern int	UidStoreFreeIds(int pool_size, UidStoreFreeId *ids, int max_ids);
+extern int64 UidStoreLastIssuedMax(TimestampTz store_now);
 extern bool UidStoreTryLock(int worker_id);
 extern void UidStoreUnlock(int worker_id);
 extern void UidStoreTake(int worker_id, const UidStoreHolder *holder,

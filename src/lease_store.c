@@ -395,10 +395,11 @@ UidStoreClock(void)
 /*
  * Up to max_ids free ids below pool_size, lowest first: no live row, and
  * no advisory lock on the id held by a session that could be its holder
- * (a superuser's, or a role's that can update the lease table).
+ * (a superuser's, or a role's that can update the lease table); with the
+ * last issued time their rows record.
  */
 int
-UidStoreFreeIds(int pool_size, int *ids, int max_ids)
+UidStoreFreeIds(int pool_size, UidStoreFreeId *ids, int max_ids)
 {
 	const char *params[4];
 	UidConnRows *r;
@@ -407,7 +408,9 @@ UidStoreFreeIds(int pool_size, int *ids, int max_ids)
 	params[1] = uid_lease_schema;
 	params[2] = store_qtable;
 	params[3] = UidStoreIntParam(max_ids);
-	r = UidConnExec(psprintf("SELECT g.id FROM pg_catalog.generate_series(0, $1::pg_catalog.int4) AS g(id)"
+	r = UidConnExec(psprintf("SELECT g.id, COALESCE(p.last_issued_ms, 0)"
+							 " FROM pg_catalog.generate_series(0, $1::pg_catalog.int4) AS g(id)"
+							 " LEFT JOIN %s AS p ON p.worker_id OPERATOR(pg_catalog.=) g.id"
 							 " WHERE NOT EXISTS (SELECT 1 FROM %s AS l"
 							 "  WHERE l.worker_id OPERATOR(pg_catalog.=) g.id AND l.released_at IS NULL"
 							 "  AND l.expires_at OPERATOR(pg_catalog.>) pg_catalog.clock_timestamp())"
@@ -423,9 +426,12 @@ UidStoreFreeIds(int pool_size, int *ids, int max_ids)
 							 "  AND k.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()"
 							 "  AND (h.rolsuper OR pg_catalog.has_table_privilege(h.oid, $3::pg_catalog.text, 'UPDATE')))"
 							 " ORDER BY g.id LIMIT $4::pg_catalog.int8",
-							 store_qtable), 4, params);
+							 store_qtable, store_qtable), 4, params);
 	for (int i = 0; i < r->nrows && i < max_ids; i++)
-		ids[i] = (int) UidStoreInt(r, i, 0, 0, pool_size - 1, "free worker id");
+	{
+		ids[i].worker_id = (int) UidStoreInt(r, i, 0, 0, pool_size - 1, "free worker id");
+		ids[i].last_issued_unix_ms = UidStoreInt(r, i, 1, 0, PG_INT64_MAX, "last_issued_ms");
+	}
 	return Min(r->nrows, max_ids);
 }
 
@@ -473,6 +479,18 @@ UidStoreCheckLease(UidStoreLease *lease)
 }
 
 /*
+ * The latest last_issued_ms a row may hold at store time store_now: its
+ * holder issued on a clock that agreed with the store's within
+ * uid.lease_max_clock_skew; beyond that and the margin, the value is not a
+ * time any holder issued at, and the id is skipped.
+ */
+int64
+UidStoreLastIssuedMax(TimestampTz store_now)
+{
+	return UidTimestamptzToUnixMs(store_now) + uid_lease_max_clock_skew_ms + uid_lease_safety_margin_ms;
+}
+
+/*
  * Takes worker_id if its row is missing, released or expired: a new token,
  * our identity, a fresh expiry.  found is false if the row is live (a
  * concurrent acquirer took it first; its row lock serialised us).
@@ -482,7 +500,6 @@ UidStoreTake(int worker_id, const UidStoreHolder *holder, UidStoreLease *lease)
 {
 	const char *params[7];
 	UidConnRows *r;
-	int64		now_ms;
 
 	params[0] = UidStoreIntParam(worker_id);
 	params[1] = psprintf(UINT64_FORMAT, holder->system_identifier);
@@ -516,15 +533,8 @@ UidStoreTake(int worker_id, const UidStoreHolder *holder, UidStoreLease *lease)
 	lease->expires_at = UidStoreTime(r, 0, 3, "expires_at", true);
 	UidStoreCheckLease(lease);
 
-	/*
-	 * The previous holder issued on a clock that agreed with the store's
-	 * within uid.lease_max_clock_skew; beyond that and the margin, the
-	 * value is not a time any holder issued at.
-	 */
-	now_ms = UidTimestamptzToUnixMs(lease->store_now);
 	lease->prev_last_issued_unix_ms =
-		UidStoreInt(r, 0, 1, 0, now_ms + uid_lease_max_clock_skew_ms + uid_lease_safety_margin_ms,
-					"last_issued_ms");
+		UidStoreInt(r, 0, 1, 0, UidStoreLastIssuedMax(lease->store_now), "last_issued_ms");
 }
 
 /* Live leases below pool_size (ours included). */

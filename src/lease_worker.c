@@ -223,32 +223,56 @@ UidLeaseReadHolder(UidStoreHolder *holder)
 }
 
 /*
+ * A row whose values are out of range (a last issued time no holder could
+ * have had): its id is skipped for the worker's life, with a warning.
+ */
+static void
+UidLeaseSkipId(int worker_id, const char *why)
+{
+	if (me.bad_id[worker_id])
+		return;
+	me.bad_id[worker_id] = true;
+	ereport(WARNING,
+			(errmsg("uid: skipping worker id %d: its row in the lease store holds a value out of range",
+					worker_id),
+			 errdetail("%s", why),
+			 errhint("Correct or delete the row, then restart the server to use the id again.")));
+}
+
+/*
  * Takes the lowest free id it can: its row is updated under the row lock,
  * which alone decides between concurrent acquirers; the advisory lock is
  * taken if free, never waited for.  Returns the id, or -1 if none is free.
  */
 static int
-UidLeaseTakeFreeId(UidStoreLease *taken, int64 *before, int64 *after)
+UidLeaseTakeFreeId(TimestampTz store_now, UidStoreLease *taken, int64 *before, int64 *after)
 {
-	int			ids[UID_STORE_MAX_CANDIDATES] = {0};
+	UidStoreFreeId ids[UID_STORE_MAX_CANDIDATES] = {{0}};
 	int			n = UidStoreFreeIds(uid_lease_pool_size, ids, lengthof(ids));
+	int64		last_max = UidStoreLastIssuedMax(store_now);
 	UidStoreHolder holder;
 
 	UidLeaseReadHolder(&holder);
 	for (int i = 0; i < n; i++)
 	{
-		if (me.bad_id[ids[i]])
+		int			id = ids[i].worker_id;
+
+		if (ids[i].last_issued_unix_ms > last_max)
+			UidLeaseSkipId(id, psprintf("last_issued_ms = %lld, more than %lld ms after the store's clock",
+										(long long) ids[i].last_issued_unix_ms,
+										(long long) (last_max - UidTimestamptzToUnixMs(store_now))));
+		if (me.bad_id[id])
 			continue;
-		me.lock_held = UidStoreTryLock(ids[i]);
-		me.taking = ids[i];
+		me.lock_held = UidStoreTryLock(id);
+		me.taking = id;
 		*before = UidClockNowUnixMs();
-		UidStoreTake(ids[i], &holder, taken);
+		UidStoreTake(id, &holder, taken);
 		*after = UidClockNowUnixMs();
 		me.taking = -1;
 		if (taken->found)
-			return ids[i];
+			return id;
 		if (me.lock_held)
-			UidStoreUnlock(ids[i]);
+			UidStoreUnlock(id);
 		me.lock_held = false;
 	}
 	return -1;
@@ -294,7 +318,7 @@ UidLeaseAcquire(void)
 	before = UidClockNowUnixMs();
 	store_now = UidStoreClock();
 	UidLeaseCheckSkew(before, UidClockNowUnixMs(), store_now);
-	chosen = UidLeaseTakeFreeId(&taken, &before, &after);
+	chosen = UidLeaseTakeFreeId(store_now, &taken, &before, &after);
 	if (chosen < 0)
 	{
 		UidStoreCommit();
@@ -429,15 +453,8 @@ UidLeaseNoteFailure(ErrorData *edata)
 {
 	UidLeaseFailure kind = uid_lease_failure != UID_FAIL_NONE ? uid_lease_failure : UID_FAIL_STATEMENT;
 
-	if (kind == UID_FAIL_VALUE && me.taking >= 0 && !me.bad_id[me.taking])
-	{
-		me.bad_id[me.taking] = true;
-		ereport(WARNING,
-				(errmsg("uid: skipping worker id %d: its row in the lease store holds a value out of range",
-						me.taking),
-				 errdetail("%s", edata->message),
-				 errhint("Correct or delete the row, then restart the server to use the id again.")));
-	}
+	if (kind == UID_FAIL_VALUE && me.taking >= 0)
+		UidLeaseSkipId(me.taking, edata->message);
 	if (ShutdownRequestPending && edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
 		return;					/* a wait cut short by the shutdown */
 	if (strncmp(me.last_logged_error, edata->message, sizeof(me.last_logged_error) - 1) != 0)
@@ -576,6 +593,12 @@ UidLeaseConnectLocal(char **store)
 	}
 	if (uid_lease_conninfo[0] != '\0')
 	{
+		/*
+		 * No database, as the logical replication launcher: the worker is
+		 * then in pg_stat_activity, and pg_terminate_backend(),
+		 * pg_cancel_backend() and pg_log_backend_memory_contexts() reach it.
+		 */
+		BackgroundWorkerInitializeConnection(NULL, NULL, 0);
 		*store = "uid.lease_conninfo";
 		return true;
 	}

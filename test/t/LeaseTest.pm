@@ -9,7 +9,8 @@ use Exporter 'import';
 use Time::HiRes qw(usleep);
 use PostgreSQL::Test::Utils;
 
-our @EXPORT = qw(lease_node wait_held try_next_sql uid_epoch_ms kill9_and_start);
+our @EXPORT = qw(lease_node wait_held try_next_sql uid_epoch_ms kill9_and_start
+  hostile_role plant_operators is_superuser poll_within);
 
 use constant uid_epoch_ms => 1767225600000;
 
@@ -72,6 +73,66 @@ sub kill9_and_start
 		usleep(100_000);
 	}
 	die 'node ' . $node->name . ' did not start after kill -9';
+}
+
+# --- hostile roles (test/t/07x_*.pl) ---
+
+# An ordinary login role in $node, as PostgreSQL makes it (no superuser, no
+# grants), in a cluster where CREATE on schema public is granted to PUBLIC
+# in database $db, as on clusters upgraded from 14 or older.
+sub hostile_role
+{
+	my ($node, $role, $db) = @_;
+	$node->safe_psql('postgres', "CREATE ROLE $role LOGIN");
+	$node->safe_psql($db // 'postgres', 'GRANT CREATE ON SCHEMA public TO PUBLIC');
+	return;
+}
+
+sub is_superuser
+{
+	my ($node, $role) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT rolsuper FROM pg_roles WHERE rolname = '$role'");
+}
+
+# As $role in $db: operators in public of exactly the signatures the lease
+# worker's SQL used to leave to resolution (bigint * interval, numeric *
+# integer, timestamptz + interval); each makes $role a superuser if it ever
+# runs as one, and counts its calls in public.planted_calls.
+sub plant_operators
+{
+	my ($node, $role, $db) = @_;
+	$node->safe_psql($db // 'postgres', qq{
+SET ROLE $role;
+CREATE TABLE public.planted_calls (n int);
+GRANT INSERT ON public.planted_calls TO PUBLIC;
+CREATE FUNCTION public.grab() RETURNS void LANGUAGE plpgsql AS \$\$
+BEGIN
+	INSERT INTO public.planted_calls VALUES (1);
+	IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+		EXECUTE 'ALTER ROLE $role SUPERUSER';
+	END IF;
+END \$\$;
+CREATE FUNCTION public.mul(bigint, interval) RETURNS interval LANGUAGE plpgsql AS \$\$
+BEGIN PERFORM public.grab(); RETURN pg_catalog.interval_mul(\$2, \$1::float8); END \$\$;
+CREATE OPERATOR public.* (LEFTARG = bigint, RIGHTARG = interval, FUNCTION = public.mul);
+CREATE FUNCTION public.mul(numeric, integer) RETURNS numeric LANGUAGE plpgsql AS \$\$
+BEGIN PERFORM public.grab(); RETURN pg_catalog.numeric_mul(\$1, \$2::numeric); END \$\$;
+CREATE OPERATOR public.* (LEFTARG = numeric, RIGHTARG = integer, FUNCTION = public.mul);
+CREATE FUNCTION public.add(timestamptz, interval) RETURNS timestamptz LANGUAGE plpgsql AS \$\$
+BEGIN PERFORM public.grab(); RETURN pg_catalog.timestamptz_pl_interval(\$1, \$2); END \$\$;
+CREATE OPERATOR public.+ (LEFTARG = timestamptz, RIGHTARG = interval, FUNCTION = public.add);
+});
+	return;
+}
+
+# poll_query_until with a bound of $seconds (for conditions that, on a
+# broken build, would never hold: fail sooner than the default 180 s).
+sub poll_within
+{
+	my ($node, $seconds, $sql, $db) = @_;
+	local $PostgreSQL::Test::Utils::timeout_default = $seconds;
+	return $node->poll_query_until($db // 'postgres', $sql);
 }
 
 1;
