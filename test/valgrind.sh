@@ -20,8 +20,12 @@
 #      step that is waited out and one that is refused (UID01);
 #   4. a server without shared_preload_libraries: CREATE EXTENSION, decoders,
 #      per-backend uuid7(), and the "requires preloading" errors.
-# The Perl TAP tests are not run (their many nodes and millions of values
-# would take hours under valgrind).  Debian's server is not built with
+#   5. the lease and hostile-role Perl TAP files (VG_TAP), with every server
+#      they start under valgrind: the lease worker's whole life, with a local
+#      store, a remote one, a store that is the server itself, one that never
+#      answers, settings refused, and a thousand renewals.
+# The other Perl TAP tests are not run (their many nodes and millions of
+# values would take hours under valgrind).  Debian's server is not built with
 # USE_VALGRIND, so reads of uninitialised or freed memory inside palloc
 # chunks that the allocator recycles, and overruns within a palloc block,
 # go unseen; a PG_CONFIG of a server built with -DUSE_VALGRIND catches those.
@@ -35,7 +39,10 @@
 # do not fail the run either: under valgrind they are about timing, if any.
 #
 # Environment: PG_MAJOR (15), PG_CONFIG, VG_PGBENCH_TX (transactions per
-# pgbench client, default 2000), VG_KEEP=1 to keep the work directory.
+# pgbench client, default 2000), VG_TAP (the Perl TAP files of step 5; empty
+# to skip it), VG_KEEP=1 to keep the work directory.  A Perl TAP file that
+# fails under valgrind is reported but does not fail the run (its waits are
+# bounded for a native server); a valgrind error in uid.so does.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_MAJOR=${PG_MAJOR:-15}
@@ -48,7 +55,7 @@ if [ "$(id -u)" = 0 ]; then
 	uid_copy_tree_for_postgres "$work"
 	echo "test/valgrind.sh: running as the postgres OS user in $work"
 	exec runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" PG_MAJOR="$PG_MAJOR" \
-		VG_PGBENCH_TX="${VG_PGBENCH_TX:-}" VG_KEEP=1 bash "$work/test/valgrind.sh"
+		VG_PGBENCH_TX="${VG_PGBENCH_TX:-}" ${VG_TAP+VG_TAP="$VG_TAP"} VG_KEEP=1 bash "$work/test/valgrind.sh"
 fi
 
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
@@ -298,6 +305,41 @@ for i in 1 2 3; do
 done
 stop plain
 
+# ---- 5. lease and hostile-role Perl TAP files, every server under valgrind ----
+vg_tap=${VG_TAP-test/t/020_lease_local.pl test/t/021_lease_remote.pl test/t/022_lease_identity.pl
+	test/t/070_hostile_lease_local.pl test/t/073_hostile_lease_remote.pl
+	test/t/074_lease_store_sessions.pl test/t/075_lease_settings_values.pl test/t/076_lease_memory.pl}
+tap_failed=()
+if [ -n "$vg_tap" ]; then
+	echo "== Perl TAP under valgrind: $(echo $vg_tap)"
+	# The private install's postgres becomes a wrapper that starts servers
+	# under valgrind; initdb's bootstrap and single-user runs, and version
+	# and configuration probes, run natively.
+	native=$UID_BINDIR/postgres.native
+	mv "$UID_BINDIR/postgres" "$native"
+	cat > "$UID_BINDIR/postgres" <<WRAPPER
+#!/bin/sh
+case "\$1" in
+--boot|--single|-V|--version|-C|--describe-config|--check) exec "$native" "\$@" ;;
+esac
+exec valgrind --quiet --trace-children=yes --track-origins=yes \\
+	--read-var-info=yes --num-callers=30 --error-limit=no --fullpath-after= \\
+	--leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \\
+	--log-file="$VG_DIR/vg.%p.log" "$native" "\$@"
+WRAPPER
+	chmod +x "$UID_BINDIR/postgres"
+	for t in $vg_tap; do
+		name=$(basename "$t" .pl)
+		if ! PG_TEST_TIMEOUT_DEFAULT=${PG_TEST_TIMEOUT_DEFAULT:-600} \
+			uid_make installcheck-tap PROVE_TESTS="$t" >"$VG_DIR/tap-$name.out" 2>&1; then
+			tap_failed+=("$t")
+		fi
+		grep -E '^test/t/.*\.\. ' "$VG_DIR/tap-$name.out" || true
+		cp -r tmp_check/log "$VG_DIR/tap-log-$name" 2>/dev/null || true
+	done
+	mv "$native" "$UID_BINDIR/postgres"
+fi
+
 # ---- summary ----
 echo
 # A crash is an error even if valgrind saw nothing (its record, if any, is
@@ -327,6 +369,9 @@ awk -v src="$top/src/" '
 	{ if (rec == "") file = FILENAME; rec = rec "\n" $0 }
 	END { flush(); printf "valgrind: %d errors in all, %d involving uid.so\n", total, ours; exit (ours > 0) }
 ' "$VG_DIR"/vg.*.log && rc=0 || rc=$?
+if [ ${#tap_failed[@]} -ne 0 ]; then
+	echo "note: Perl TAP files that failed under valgrind: ${tap_failed[*]} (see $VG_DIR/tap-*.out)"
+fi
 if [ ${#regress_diffs[@]} -ne 0 ]; then
 	echo "note: output differences in: ${regress_diffs[*]} (see above)"
 fi

@@ -104,5 +104,13 @@ my (undef, $recent) =
   $node->psql('postgres', q{SELECT uid_time(uid_next()) < now() + interval '1 day'});
 is($recent, 't', 'IDs carry the current time (the floor was not raised to the year 9999)');
 
+# --- the definition of the lease table on docs/leases.md is the worker's
+my ($documented) = slurp_file("$FindBin::RealBin/../../docs/leases.md")
+  =~ /^## The lease table definition\n.*?^```sql\n(.*?)^```$/ms;
+my $generated = $node->safe_psql('postgres', q{SELECT uid_lease_table_sql('uid_lease')});
+s/\s+\z// for ($documented, $generated);
+is($documented, $generated,
+	'docs/leases.md shows the lease table as uid_lease_table_sql() prints it');
+
 $node->stop;
 done_testing();
