@@ -659,6 +659,19 @@ UidLeaseAwaitWorkerId(bool *waited)
 	UidLeaseRaiseNoWorkerId();
 }
 
+/* The store column of uid_lease_status(): where the lease table is, not how to reach it. */
+static char *
+UidLeaseStoreName(const UidLeaseShared *s)
+{
+	if (!uid_worker_id_lease)
+		return "none";
+	if (s->store_is_self)
+		return psprintf("uid.lease_conninfo (this server, database %s)", s->self_database);
+	if (uid_lease_conninfo[0] != '\0')
+		return "uid.lease_conninfo";
+	return psprintf("database %s", uid_lease_database);
+}
+
 Datum
 uid_lease_status(PG_FUNCTION_ARGS)
 {
@@ -685,15 +698,7 @@ uid_lease_status(PG_FUNCTION_ARGS)
 		nulls[i++] = true;
 	values[i] = Int64GetDatum(s.token);
 	nulls[i++] = s.token == 0;
-	if (!uid_worker_id_lease)
-		values[i++] = CStringGetTextDatum("none");
-	else if (s.store_is_self)
-		values[i++] = CStringGetTextDatum(psprintf("uid.lease_conninfo (this server, database %s)",
-												   s.self_database));
-	else if (uid_lease_conninfo[0] != '\0')
-		values[i++] = CStringGetTextDatum("uid.lease_conninfo");
-	else
-		values[i++] = CStringGetTextDatum(psprintf("database %s", uid_lease_database));
+	values[i++] = CStringGetTextDatum(UidLeaseStoreName(&s));
 	values[i] = TimestampTzGetDatum(s.acquired_at);
 	nulls[i++] = s.acquired_at == 0;
 	values[i] = TimestampTzGetDatum(s.renewed_at);

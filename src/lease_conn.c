@@ -124,7 +124,7 @@ UidConnClose(void)
 static void
 UidConnFail(UidLeaseFailure kind, const char *what)
 {
-	char	   *msg = pstrdup(conn ? pchomp(PQerrorMessage(conn)) : "out of memory");
+	char	   *msg = conn ? pchomp(PQerrorMessage(conn)) : pstrdup("out of memory");
 
 	UidConnClose();
 	uid_lease_failure = kind;
@@ -267,8 +267,8 @@ UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 	st = conn_result ? PQresultStatus(conn_result) : PGRES_FATAL_ERROR;
 	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
 	{
-		char	   *msg = pstrdup(pchomp(conn_result ? PQresultErrorMessage(conn_result) :
-										 PQerrorMessage(conn)));
+		char	   *msg = pchomp(conn_result ? PQresultErrorMessage(conn_result) :
+								 PQerrorMessage(conn));
 
 		UidConnClearResult();
 		if (uid_lease_failure == UID_FAIL_NONE)

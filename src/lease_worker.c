@@ -452,20 +452,21 @@ static void
 UidLeaseNoteFailure(ErrorData *edata)
 {
 	UidLeaseFailure kind = uid_lease_failure != UID_FAIL_NONE ? uid_lease_failure : UID_FAIL_STATEMENT;
+	const char *message = edata->message ? edata->message : "unknown error";
 
 	if (kind == UID_FAIL_VALUE && me.taking >= 0)
-		UidLeaseSkipId(me.taking, edata->message);
+		UidLeaseSkipId(me.taking, message);
 	if (ShutdownRequestPending && edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
 		return;					/* a wait cut short by the shutdown */
-	if (strncmp(me.last_logged_error, edata->message, sizeof(me.last_logged_error) - 1) != 0)
+	if (strncmp(me.last_logged_error, message, sizeof(me.last_logged_error) - 1) != 0)
 		ereport(LOG,
-				(errmsg("uid: lease store operation failed: %s", edata->message),
+				(errmsg("uid: lease store operation failed: %s", message),
 				 edata->hint ? errhint("%s", edata->hint) : 0,
 				 me.held ? errdetail("Worker id %d stays usable until %d ms before its lease expires; the worker retries every %d ms.",
 									 me.worker_id, uid_lease_safety_margin_ms,
 									 uid_lease_renew_interval_ms) : 0));
-	strlcpy(me.last_logged_error, edata->message, sizeof(me.last_logged_error));
-	UidLeasePublishFailure(kind, edata->message, me.held,
+	strlcpy(me.last_logged_error, message, sizeof(me.last_logged_error));
+	UidLeasePublishFailure(kind, message, me.held,
 						   kind == UID_FAIL_CLOCK_SKEW ? UID_LEASE_CLOCK_SKEW : UID_LEASE_STORE_ERROR);
 }
 
@@ -607,6 +608,56 @@ UidLeaseConnectLocal(char **store)
 	return false;
 }
 
+/*
+ * Steps until a shutdown request: each in the cycle context, reset first,
+ * then sleeps on the latch until the next step is due.
+ */
+static void
+UidLeaseWorkerLoop(void)
+{
+	for (;;)
+	{
+		MemoryContext oldcxt;
+		long		timeout;
+
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+			UidLeaseCheckSettings();
+		}
+		if (ShutdownRequestPending)
+			return;
+
+		MemoryContextReset(me.cycle_cxt);
+		oldcxt = MemoryContextSwitchTo(me.cycle_cxt);
+		pgstat_report_activity(STATE_RUNNING, "uid lease step");
+		timeout = UidLeaseStep();
+		pgstat_report_activity(STATE_IDLE, NULL);
+		MemoryContextSwitchTo(oldcxt);
+		if (ShutdownRequestPending)
+			return;
+
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 timeout, UidWaitLeaseWorkerMain());
+		ResetLatch(MyLatch);
+	}
+}
+
+/* Clean shutdown: give the id back, so that it is free at once. */
+static void
+UidLeaseReleaseAtExit(void)
+{
+	if (!me.held)
+		return;
+	MemoryContextReset(me.cycle_cxt);
+	MemoryContextSwitchTo(me.cycle_cxt);
+	UidStoreFinalRelease();
+	(void) UidLeaseTry(UidLeaseRelease);
+	UidLeasePublishReleased(UID_LEASE_STOPPED);
+}
+
 void
 uid_lease_worker_main(Datum main_arg)
 {
@@ -630,44 +681,8 @@ uid_lease_worker_main(Datum main_arg)
 	UidLeaseCheckSettings();
 	ereport(LOG, (errmsg("uid lease worker started; lease store: %s", store)));
 
-	for (;;)
-	{
-		MemoryContext oldcxt;
-		long		timeout;
-
-		CHECK_FOR_INTERRUPTS();
-		if (ConfigReloadPending)
-		{
-			ConfigReloadPending = false;
-			ProcessConfigFile(PGC_SIGHUP);
-			UidLeaseCheckSettings();
-		}
-		if (ShutdownRequestPending)
-			break;
-
-		MemoryContextReset(me.cycle_cxt);
-		oldcxt = MemoryContextSwitchTo(me.cycle_cxt);
-		pgstat_report_activity(STATE_RUNNING, "uid lease step");
-		timeout = UidLeaseStep();
-		pgstat_report_activity(STATE_IDLE, NULL);
-		MemoryContextSwitchTo(oldcxt);
-		if (ShutdownRequestPending)
-			break;
-
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 timeout, UidWaitLeaseWorkerMain());
-		ResetLatch(MyLatch);
-	}
-
-	/* clean shutdown: give the id back, so that it is free at once */
-	if (me.held)
-	{
-		MemoryContextReset(me.cycle_cxt);
-		MemoryContextSwitchTo(me.cycle_cxt);
-		UidStoreFinalRelease();
-		(void) UidLeaseTry(UidLeaseRelease);
-		UidLeasePublishReleased(UID_LEASE_STOPPED);
-	}
+	UidLeaseWorkerLoop();
+	UidLeaseReleaseAtExit();
 
 	/*
 	 * Exit code 1, so that the postmaster starts the worker again unless the

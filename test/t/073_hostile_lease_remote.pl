@@ -129,6 +129,8 @@ for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default && $got ne '
 	usleep(100_000) if $got ne 't';
 }
 is($got, 't', 'with the session gone, the ordinary role takes the held id\'s key');
+ok(poll_within($gen3, 60, 'SELECT consecutive_failures > 0 FROM uid_lease_status()'),
+	'the worker has found its session gone');
 $coord->safe_psql('postgres', 'ALTER ROLE uid_lease LOGIN');
 ok( poll_within(
 		$gen3, 60,

@@ -147,6 +147,12 @@ ok( poll_within(
 		$stuck, 60,
 		"SELECT state = 'active' AND query = 'uid lease step' FROM pg_stat_activity WHERE pid = $pid"),
 	'the lease worker is connecting (pg_stat_activity shows its step)');
+is( $stuck->safe_psql(
+		'postgres', "SELECT wait_event_type || ':' || wait_event FROM pg_stat_activity WHERE pid = $pid"),
+	$stuck->safe_psql('postgres', 'SHOW server_version_num') >= 170000
+	? 'Extension:UidLeaseStoreConnect'
+	: 'Extension:Extension',
+	'its wait is named (PostgreSQL 17+) while it connects');
 kill 'INT', $pid;
 ok( poll_within(
 		$stuck, 60,
