@@ -77,12 +77,13 @@ export PGHOST=$VG_DIR PGPORT=$PORT
 
 # pg_ctl starts "postgres" through this wrapper: valgrind runs in the same
 # process, so the pid in postmaster.pid is the one pg_ctl waits for.
+vg_command="valgrind --quiet --trace-children=yes --track-origins=yes \
+	--read-var-info=yes --num-callers=30 --error-limit=no --fullpath-after= \
+	--leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+	--log-file=$VG_DIR/vg.%p.log"
 cat > "$VG_DIR/postgres-vg" <<EOF
 #!/bin/sh
-exec valgrind --quiet --trace-children=yes --track-origins=yes \\
-	--read-var-info=yes --num-callers=30 --error-limit=no --fullpath-after= \\
-	--leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \\
-	--log-file="$VG_DIR/vg.%p.log" "$UID_BINDIR/postgres" "\$@"
+exec $vg_command "$UID_BINDIR/postgres" "\$@"
 EOF
 chmod +x "$VG_DIR/postgres-vg"
 
@@ -322,10 +323,7 @@ if [ -n "$vg_tap" ]; then
 case "\$1" in
 --boot|--single|-V|--version|-C|--describe-config|--check) exec "$native" "\$@" ;;
 esac
-exec valgrind --quiet --trace-children=yes --track-origins=yes \\
-	--read-var-info=yes --num-callers=30 --error-limit=no --fullpath-after= \\
-	--leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \\
-	--log-file="$VG_DIR/vg.%p.log" "$native" "\$@"
+exec $vg_command "$native" "\$@"
 WRAPPER
 	chmod +x "$UID_BINDIR/postgres"
 	for t in $vg_tap; do

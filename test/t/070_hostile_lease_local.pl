@@ -21,10 +21,7 @@ use FindBin;
 use lib $FindBin::RealBin;
 use LeaseTest;
 
-my $node = lease_node('hostile_local');
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION uid');
-$node->safe_psql('postgres', try_next_sql());
+my $node = started_lease_node('hostile_local');
 my ($w) = wait_held($node);
 
 sub renewals { return $node->safe_psql('postgres', 'SELECT renewals FROM uid_lease_status()'); }
@@ -83,30 +80,7 @@ $keys->quit;
 # with CREATE on the database gets there first.
 hostile_role($node, 'squatter');
 $node->safe_psql('postgres', 'GRANT CREATE ON DATABASE postgres TO squatter');
-$node->safe_psql(
-	'postgres', q{
-SET ROLE squatter;
-CREATE SCHEMA fleet;
-CREATE TABLE fleet.lease (
-    worker_id integer PRIMARY KEY, token bigint NOT NULL,
-    system_identifier numeric(20,0) NOT NULL, timeline integer NOT NULL,
-    host text, port integer, pid integer,
-    acquired_at timestamptz NOT NULL, renewed_at timestamptz NOT NULL,
-    expires_at timestamptz NOT NULL, released_at timestamptz,
-    last_issued_ms bigint NOT NULL DEFAULT 0);
-CREATE FUNCTION fleet.grab() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-	IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
-		EXECUTE 'ALTER ROLE squatter SUPERUSER';
-	END IF;
-	RETURN NEW;
-END $$;
-CREATE TRIGGER grab BEFORE INSERT OR UPDATE ON fleet.lease
-    FOR EACH ROW EXECUTE FUNCTION fleet.grab();
-GRANT USAGE ON SCHEMA fleet TO PUBLIC;
-GRANT ALL ON fleet.lease TO PUBLIC;
-GRANT EXECUTE ON FUNCTION fleet.grab() TO PUBLIC;
-});
+plant_lease_table($node, 'squatter', 'postgres', 'fleet');
 $node->append_conf('postgresql.conf', "uid.lease_schema = 'fleet'\n");
 $node->restart;
 ok( poll_within(

@@ -29,15 +29,6 @@ $coord->safe_psql('postgres', 'CREATE ROLE uid_lease LOGIN');
 $coord->safe_psql('postgres', 'CREATE DATABASE coord OWNER uid_lease');
 my $store = 'host=' . $coord->host . ' port=' . $coord->port . ' dbname=coord';
 
-sub gen_node
-{
-	my ($name, $conf) = @_;
-	my $node = lease_node($name, conf => $conf);
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
-	$node->safe_psql('postgres', try_next_sql());
-	return $node;
-}
 
 sub coord_count
 {
@@ -48,7 +39,7 @@ sub coord_count
 # --- 1. operators planted in public of the coordination database
 hostile_role($coord, 'planter', 'coord');
 plant_operators($coord, 'planter', 'coord');
-my $gen1 = gen_node('gen1', "uid.lease_conninfo = '$store'\n");
+my $gen1 = started_lease_node('gen1', "uid.lease_conninfo = '$store'\n");
 my ($w1) = wait_held($gen1);
 my $r = $gen1->safe_psql('postgres', 'SELECT renewals FROM uid_lease_status()');
 ok(poll_within($gen1, 60, "SELECT renewals >= $r + 5 FROM uid_lease_status()"),
@@ -62,30 +53,8 @@ $gen1->stop;
 # --- 2. a lease schema and table planted in advance
 hostile_role($coord, 'squatter', 'coord');
 $coord->safe_psql('coord', 'GRANT CREATE ON DATABASE coord TO squatter');
-$coord->safe_psql(
-	'coord', q{
-SET ROLE squatter;
-CREATE SCHEMA fleet;
-CREATE TABLE fleet.lease (
-    worker_id integer PRIMARY KEY, token bigint NOT NULL,
-    system_identifier numeric(20,0) NOT NULL, timeline integer NOT NULL,
-    host text, port integer, pid integer,
-    acquired_at timestamptz NOT NULL, renewed_at timestamptz NOT NULL,
-    expires_at timestamptz NOT NULL, released_at timestamptz,
-    last_issued_ms bigint NOT NULL DEFAULT 0);
-CREATE FUNCTION fleet.grab() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-	IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
-		EXECUTE 'ALTER ROLE squatter SUPERUSER';
-	END IF;
-	RETURN NEW;
-END $$;
-CREATE TRIGGER grab BEFORE INSERT OR UPDATE ON fleet.lease
-    FOR EACH ROW EXECUTE FUNCTION fleet.grab();
-GRANT USAGE ON SCHEMA fleet TO PUBLIC;
-GRANT ALL ON fleet.lease TO PUBLIC;
-});
-my $gen2 = gen_node('gen2', "uid.lease_conninfo = '$store'\nuid.lease_schema = 'fleet'\n");
+plant_lease_table($coord, 'squatter', 'coord', 'fleet');
+my $gen2 = started_lease_node('gen2', "uid.lease_conninfo = '$store'\nuid.lease_schema = 'fleet'\n");
 ok( poll_within(
 		$gen2, 60,
 		q{SELECT state = 'store_error' AND last_error LIKE 'refusing the lease schema fleet: it is owned by role "squatter"%' FROM uid_lease_status()}
@@ -108,7 +77,7 @@ $gen2->stop;
 
 # --- 3. advisory keys held by an ordinary role; the store session is lost
 # The worker connects as the dedicated role uid_lease (owner of the database).
-my $gen3 = gen_node('gen3',
+my $gen3 = started_lease_node('gen3',
 	"uid.lease_conninfo = '$store user=uid_lease'\nuid.lease_schema = 'pool3'\n");
 my ($w3) = wait_held($gen3);
 $coord->safe_psql('postgres', 'CREATE ROLE key_holder LOGIN');
@@ -149,7 +118,7 @@ $gen3->stop;
 
 # --- 4. the store's socket path in last_error and in the UID02 detail
 my $secret = "/tmp/uid-secret-socket-dir-$$";
-my $gen4 = gen_node('gen4', "uid.lease_conninfo = 'host=$secret port=5 dbname=coord'\n");
+my $gen4 = started_lease_node('gen4', "uid.lease_conninfo = 'host=$secret port=5 dbname=coord'\n");
 $gen4->safe_psql('postgres', 'CREATE ROLE snoop LOGIN; CREATE ROLE monitor LOGIN IN ROLE pg_monitor');
 ok(poll_within($gen4, 60, "SELECT last_error LIKE '%uid-secret-socket-dir%' FROM uid_lease_status()"),
 	'a superuser reads the whole error, socket path included');

@@ -24,15 +24,6 @@ $coord->init;
 $coord->start;
 my $store = 'host=' . $coord->host . ' port=' . $coord->port;
 
-sub gen_node
-{
-	my ($name, $conf) = @_;
-	my $node = lease_node($name, conf => $conf);
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
-	$node->safe_psql('postgres', try_next_sql());
-	return $node;
-}
 
 # --- a second holder of the old id after a reconnect
 # Two servers with a role each; the table created beforehand by the
@@ -56,10 +47,10 @@ CREATE TABLE uid_lease.lease (
 GRANT USAGE ON SCHEMA uid_lease TO lease1, lease2;
 GRANT SELECT, INSERT, UPDATE ON uid_lease.lease TO lease1, lease2;
 });
-my $a = gen_node('holder_a', "uid.lease_conninfo = '$store dbname=fleet user=lease1'\n");
+my $a = started_lease_node('holder_a', "uid.lease_conninfo = '$store dbname=fleet user=lease1'\n");
 my ($wa) = wait_held($a);
 is($wa, 0, 'server A holds id 0');
-my $b = gen_node('holder_b',
+my $b = started_lease_node('holder_b',
 	"uid.lease_conninfo = '$store dbname=fleet user=lease2'\nuid.lease_pool_size = 1\n");
 ok(poll_within($b, 60, q{SELECT state = 'no_free_id' FROM uid_lease_status()}),
 	'server B (pool of one) waits for a free id');
@@ -124,7 +115,7 @@ BEGIN
 END $$;
 CREATE EVENT TRIGGER note_ddl ON ddl_command_start EXECUTE FUNCTION public.note_ddl();
 });
-my $cit = gen_node('citus_node', "uid.lease_conninfo = '$store dbname=citus_store'\n");
+my $cit = started_lease_node('citus_node', "uid.lease_conninfo = '$store dbname=citus_store'\n");
 wait_held($cit);
 is( $coord->safe_psql(
 		'citus_store',
@@ -139,7 +130,7 @@ my $silent = IO::Socket::INET->new(
 	LocalPort => 0,
 	Listen => 5,
 	Proto => 'tcp') or die "could not listen: $!";
-my $stuck = gen_node('stuck',
+my $stuck = started_lease_node('stuck',
 	"uid.lease_conninfo = 'host=127.0.0.1 port=" . $silent->sockport . " dbname=x sslmode=disable'\n"
 	  . "uid.lease_renew_interval = '10min'\n");
 my $pid = $stuck->safe_psql('postgres', 'SELECT worker_pid FROM uid_lease_status()');

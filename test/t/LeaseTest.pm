@@ -10,7 +10,8 @@ use Time::HiRes qw(usleep);
 use PostgreSQL::Test::Utils;
 
 our @EXPORT = qw(lease_node wait_held try_next_sql uid_epoch_ms kill9_and_start
-  hostile_role plant_operators is_superuser poll_within);
+  hostile_role plant_operators plant_lease_table is_superuser poll_within
+  started_lease_node);
 
 use constant uid_epoch_ms => 1767225600000;
 
@@ -124,6 +125,50 @@ BEGIN PERFORM public.grab(); RETURN pg_catalog.timestamptz_pl_interval(\$1, \$2)
 CREATE OPERATOR public.+ (LEFTARG = timestamptz, RIGHTARG = interval, FUNCTION = public.add);
 });
 	return;
+}
+
+# As $role in $db: the schema $schema and a lease table in it, as the lease
+# worker would use them, with a trigger that makes $role a superuser if it
+# ever fires as one; open to everyone.
+sub plant_lease_table
+{
+	my ($node, $role, $db, $schema) = @_;
+	$node->safe_psql($db, qq{
+SET ROLE $role;
+CREATE SCHEMA $schema;
+CREATE TABLE $schema.lease (
+    worker_id integer PRIMARY KEY, token bigint NOT NULL,
+    system_identifier numeric(20,0) NOT NULL, timeline integer NOT NULL,
+    host text, port integer, pid integer,
+    acquired_at timestamptz NOT NULL, renewed_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL, released_at timestamptz,
+    last_issued_ms bigint NOT NULL DEFAULT 0);
+CREATE FUNCTION $schema.grab() RETURNS trigger LANGUAGE plpgsql AS \$\$
+BEGIN
+	IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+		EXECUTE 'ALTER ROLE $role SUPERUSER';
+	END IF;
+	RETURN NEW;
+END \$\$;
+CREATE TRIGGER grab BEFORE INSERT OR UPDATE ON $schema.lease
+    FOR EACH ROW EXECUTE FUNCTION $schema.grab();
+GRANT USAGE ON SCHEMA $schema TO PUBLIC;
+GRANT ALL ON $schema.lease TO PUBLIC;
+GRANT EXECUTE ON FUNCTION $schema.grab() TO PUBLIC;
+});
+	return;
+}
+
+# A started lease node (lease_node, with extra settings $conf) with the
+# extension and try_next() created in database postgres.
+sub started_lease_node
+{
+	my ($name, $conf) = @_;
+	my $node = lease_node($name, conf => $conf);
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+	$node->safe_psql('postgres', try_next_sql());
+	return $node;
 }
 
 # poll_query_until with a bound of $seconds (for conditions that, on a
