@@ -569,7 +569,7 @@ UidLeaseNoWorkerIdDetail(const UidLeaseShared *s)
 static void
 UidLeaseRaiseNoWorkerId(void)
 {
-	UidLeaseShared s;
+	UidLeaseShared s = {0};
 	const char *hint = NULL;
 
 	UidLeaseSnapshot(&s);
@@ -678,7 +678,7 @@ uid_lease_status(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	Datum		values[16] = {0};
 	bool		nulls[16] = {0};
-	UidLeaseShared s;
+	UidLeaseShared s = {0};
 	int			i = 0;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)

@@ -183,7 +183,7 @@ UidLeaseNotePool(int used)
 static bool
 UidLeaseOpenStore(void)
 {
-	UidStoreSession session;
+	UidStoreSession session = {0};
 
 	UidStoreOpen(&session);
 	if (session.is_this_server)
@@ -208,6 +208,7 @@ UidLeaseGrant(TimestampTz store_now, TimestampTz store_expires, bool renewal)
 	me.last_logged_error[0] = '\0';
 }
 
+/* Who this server is, for its row in the lease table. */
 static void
 UidLeaseReadHolder(UidStoreHolder *holder)
 {
@@ -250,7 +251,7 @@ UidLeaseTakeFreeId(TimestampTz store_now, UidStoreLease *taken, int64 *before, i
 	UidStoreFreeId ids[UID_STORE_MAX_CANDIDATES] = {{0}};
 	int			n = UidStoreFreeIds(uid_lease_pool_size, ids, lengthof(ids));
 	int64		last_max = UidStoreLastIssuedMax(store_now);
-	UidStoreHolder holder;
+	UidStoreHolder holder = {0};
 
 	UidLeaseReadHolder(&holder);
 	for (int i = 0; i < n; i++)
@@ -302,15 +303,19 @@ UidLeasePassPreviousHolder(int64 prev_last_unix_ms)
 	return true;
 }
 
+/*
+ * Takes a free worker id: checks the clocks, takes the lowest free id, and
+ * once this server's clock has passed the previous holder's last issued
+ * time, grants it to the generator.
+ */
 static void
 UidLeaseAcquire(void)
 {
-	UidStoreLease taken;
+	UidStoreLease taken = {0};
 	int64		before = 0;
 	int64		after = 0;
 	int			chosen = -1;
 	int			leased = 0;
-
 	TimestampTz store_now = 0;
 
 	(void) UidLeaseOpenStore();
@@ -383,10 +388,15 @@ UidLeaseRetakeLock(void)
 	me.lock_warned = !me.lock_held;
 }
 
+/*
+ * Extends the lease if the store still holds our token (a new session
+ * first tries to take the id's advisory lock again); otherwise the lease
+ * is lost.
+ */
 static void
 UidLeaseRenew(void)
 {
-	UidStoreLease renewed;
+	UidStoreLease renewed = {0};
 	int64		before = 0;
 	int64		after = 0;
 	int64		last = UidStateMs(UidGeneratorLastState()) + UID_EPOCH_MS;
