@@ -605,6 +605,8 @@ UidLeaseWaitDone(UidLeaseWaitGoal goal, uint64 request)
 	done = lease->requests_done;
 	SpinLockRelease(&lease->mutex);
 
+	if (state == UID_LEASE_CONFIG_ERROR)
+		return true;			/* no worker runs: nothing to wait for */
 	switch (goal)
 	{
 		case UID_WAIT_FIRST_GRANT:

@@ -51,6 +51,8 @@ is($node->safe_psql('postgres', 'SELECT state FROM uid_lease_status()'), 'config
 ($state, $err) = sqlstate_of($node, 'SELECT uid_next()');
 is($state, 'UID02', 'uid_next() refuses with UID02');
 like($err, qr/configured value of uid\.lease_schema was refused/, 'the detail names the setting');
+is($node->safe_psql('postgres', 'SELECT uid_lease_acquire()'), 'f',
+	'uid_lease_acquire() cannot take a lease either');
 is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'sss%' OR nspname = 'uid_lease'}),
 	'0', 'no lease schema was created, truncated or default');
 
