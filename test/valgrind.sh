@@ -40,9 +40,10 @@
 #
 # Environment: PG_MAJOR (15), PG_CONFIG, VG_PGBENCH_TX (transactions per
 # pgbench client, default 2000), VG_TAP (the Perl TAP files of step 5; empty
-# to skip it), VG_KEEP=1 to keep the work directory.  A Perl TAP file that
-# fails under valgrind is reported but does not fail the run (its waits are
-# bounded for a native server); a valgrind error in uid.so does.
+# to skip it; the lease times of those tests are multiplied by
+# UID_LEASE_TEST_SCALE, default 10), VG_KEEP=1 to keep the work directory.
+# A Perl TAP file that fails under valgrind is reported but does not fail
+# the run; a valgrind error in uid.so does.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_MAJOR=${PG_MAJOR:-15}
@@ -328,7 +329,7 @@ WRAPPER
 	chmod +x "$UID_BINDIR/postgres"
 	for t in $vg_tap; do
 		name=$(basename "$t" .pl)
-		if ! PG_TEST_TIMEOUT_DEFAULT=${PG_TEST_TIMEOUT_DEFAULT:-600} \
+		if ! UID_LEASE_TEST_SCALE=${UID_LEASE_TEST_SCALE:-10} \
 			uid_make installcheck-tap PROVE_TESTS="$t" >"$VG_DIR/tap-$name.out" 2>&1; then
 			tap_failed+=("$t")
 		fi

@@ -30,19 +30,22 @@ END $$;
 }
 
 # A node in lease mode with short times.  Extra settings in %opts{conf}.
+# UID_LEASE_TEST_SCALE (default 1) multiplies the times, for servers far
+# slower than usual (test/valgrind.sh runs the lease tests with 10).
 sub lease_node
 {
 	my ($name, %opts) = @_;
+	my $scale = $ENV{UID_LEASE_TEST_SCALE} // 1;
 	my $node = PostgreSQL::Test::Cluster->new($name);
 	$node->init(%{ $opts{init} // {} });
-	$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'uid'
-uid.worker_id = 'lease'
-uid.lease_ttl = '5s'
-uid.lease_renew_interval = '100ms'
-uid.lease_safety_margin = '2s'
-uid.lease_max_clock_skew = '500ms'
-} . ($opts{conf} // ''));
+	$node->append_conf('postgresql.conf',
+		"shared_preload_libraries = 'uid'\n"
+		  . "uid.worker_id = 'lease'\n"
+		  . "uid.lease_ttl = '@{[5 * $scale]}s'\n"
+		  . "uid.lease_renew_interval = '@{[100 * $scale]}ms'\n"
+		  . "uid.lease_safety_margin = '@{[2000 * $scale]}ms'\n"
+		  . "uid.lease_max_clock_skew = '@{[500 * $scale]}ms'\n"
+		  . ($opts{conf} // ''));
 	return $node;
 }
 
