@@ -310,7 +310,7 @@ stop plain
 # ---- 5. lease and hostile-role Perl TAP files, every server under valgrind ----
 vg_tap=${VG_TAP-test/t/020_lease_local.pl test/t/021_lease_remote.pl test/t/022_lease_identity.pl
 	test/t/070_hostile_lease_local.pl test/t/073_hostile_lease_remote.pl
-	test/t/074_lease_store_sessions.pl test/t/075_lease_settings_values.pl test/t/076_lease_memory.pl}
+	test/t/074_lease_store_sessions.pl test/t/076_lease_settings_values.pl test/t/077_lease_memory.pl}
 tap_failed=()
 if [ -n "$vg_tap" ]; then
 	echo "== Perl TAP under valgrind: $(echo $vg_tap)"
