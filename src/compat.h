@@ -87,4 +87,14 @@ fn(void) \
 #define UidGucMalloc(size) malloc(size)
 #endif
 
+/*
+ * A function that never returns, marked before its declaration: 18 replaced
+ * pg_attribute_noreturn() with pg_noreturn.
+ */
+#if PG_VERSION_NUM >= 180000
+#define UidNoReturn pg_noreturn
+#else
+#define UidNoReturn pg_attribute_noreturn()
+#endif
+
 #endif							/* UID_COMPAT_H */

@@ -65,12 +65,19 @@ Ff1NewAes(const unsigned char *key, int keylen)
 	return ctx;
 }
 
-bool
-Ff1AesBlock(EVP_CIPHER_CTX *aes, const unsigned char *in, unsigned char *out)
+/* one AES block; inline here, so that the rounds do not call through the PLT */
+static inline bool
+Ff1Aes(EVP_CIPHER_CTX *aes, const unsigned char *in, unsigned char *out)
 {
 	int			outl = 0;
 
 	return EVP_EncryptUpdate(aes, out, &outl, in, 16) == 1 && outl == 16;
+}
+
+bool
+Ff1AesBlock(EVP_CIPHER_CTX *aes, const unsigned char *in, unsigned char *out)
+{
+	return Ff1Aes(aes, in, out);
 }
 
 static inline uint64
@@ -120,7 +127,7 @@ Ff1Prepare(EVP_CIPHER_CTX *aes, int n, Ff1Domain *dom)
 	p[6] = FF1_ROUNDS;
 	p[7] = (unsigned char) (dom->u % 256);
 	p[11] = (unsigned char) n;	/* n < 256 in four bytes; t = 0 */
-	if (!Ff1AesBlock(aes, p, r0))
+	if (!Ff1Aes(aes, p, r0))
 		return false;
 	dom->r0_hi = Ff1Load64(r0);
 	dom->r0_lo = Ff1Load64(r0 + 8);
@@ -152,7 +159,7 @@ Ff1RoundValue(const Ff1Domain *dom, int round, uint64 half, int m, uint64 *y)
 	}
 	Ff1Store64(x, dom->r0_hi ^ q_hi);
 	Ff1Store64(x + 8, dom->r0_lo ^ q_lo);
-	if (!Ff1AesBlock(dom->aes, x, r))
+	if (!Ff1Aes(dom->aes, x, r))
 		return false;
 	*y = Ff1Load64(r + dom->d - 8) & Ff1Mask(m);
 	return true;

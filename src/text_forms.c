@@ -21,6 +21,7 @@
 #include "utils/builtins.h"
 #include "utils/uuid.h"
 
+#include "compat.h"
 #include "uid.h"
 
 PG_FUNCTION_INFO_V1(uid_to_text);
@@ -105,24 +106,15 @@ UidTextBadCharacter(const char *kind, const char *s, int len, int pos,
 }
 
 /*
- * Reads a text form of ndigits digits into the 128-bit number (hi, lo).
- * kind names the form in errors ("uid" or "uuid").
+ * Reports the first problem of a text form, reading left to right: a
+ * character that is not a digit, a digit too many, a first digit above 7,
+ * or too few digits.  [start, end) is the form without surrounding white
+ * space.
  */
-static void
-UidTextDecode(text *t, int ndigits, const char *kind, uint64 *hi, uint64 *lo)
+UidNoReturn static void
+UidTextRefuse(const char *kind, const char *s, int len, int start, int end,
+			  int ndigits)
 {
-	const char *s = VARDATA_ANY(t);
-	int			len = VARSIZE_ANY_EXHDR(t);
-	int			start = 0;
-	int			end = len;
-	uint64		h = 0;
-	uint64		l = 0;
-
-	while (start < end && UidTextIsSpace(s[start]))
-		start++;
-	while (end > start && UidTextIsSpace(s[end - 1]))
-		end--;
-
 	for (int i = start; i < end; i++)
 	{
 		unsigned char c = (unsigned char) s[i];
@@ -143,16 +135,51 @@ UidTextDecode(text *t, int ndigits, const char *kind, uint64 *hi, uint64 *lo)
 										 "%d digits hold %d bits, a %s has %d.",
 										 kind, ndigits, ndigits * 5, kind,
 										 ndigits == UID_TEXT_DIGITS ? 63 : 128));
-		h = (h << 5) | (l >> 59);
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("%s text form \"%.*s\" ends after %d digits, at position %d",
+					kind, len, s, end - start, end + 1),
+			 errdetail("A %s text form is %d Crockford base32 digits.",
+					   kind, ndigits)));
+	pg_unreachable();
+}
+
+/*
+ * Reads a text form of ndigits digits into the 128-bit number (hi, lo).
+ * kind names the form in errors ("uid" or "uuid").  Inlined into each
+ * caller, so that the 13-digit form skips the high word.
+ */
+static pg_attribute_always_inline void
+UidTextDecode(text *t, int ndigits, const char *kind, uint64 *hi, uint64 *lo)
+{
+	const char *s = VARDATA_ANY(t);
+	int			len = VARSIZE_ANY_EXHDR(t);
+	int			start = 0;
+	int			end = len;
+	uint64		h = 0;
+	uint64		l = 0;
+
+	while (start < end && UidTextIsSpace(s[start]))
+		start++;
+	while (end > start && UidTextIsSpace(s[end - 1]))
+		end--;
+	if (unlikely(end - start != ndigits ||
+				 (unsigned char) s[start] >= 128 ||
+				 crockford_values[(unsigned char) s[start]] > 7))
+		UidTextRefuse(kind, s, len, start, end, ndigits);
+
+	for (int i = start; i < end; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+		int			d = c < 128 ? crockford_values[c] : -1;
+
+		if (unlikely(d < 0))
+			UidTextRefuse(kind, s, len, start, end, ndigits);
+		if (ndigits > UID_TEXT_DIGITS)
+			h = (h << 5) | (l >> 59);
 		l = (l << 5) | (uint64) d;
 	}
-	if (end - start < ndigits)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("%s text form \"%.*s\" ends after %d digits, at position %d",
-						kind, len, s, end - start, end + 1),
-				 errdetail("A %s text form is %d Crockford base32 digits.",
-						   kind, ndigits)));
 	*hi = h;
 	*lo = l;
 }
