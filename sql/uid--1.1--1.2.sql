@@ -62,7 +62,7 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_from_text(text) IS
 'The UUID of a uuid_to_text() form (or a ULID); ignores case and surrounding white space, reads O as 0 and I, L as 1, refuses anything else (22P02).';
 
--- Keyed masking: FF1 (NIST SP 800-38G Rev. 1) with AES.  The one-argument
+-- Keyed masking: FF1 (NIST SP 800-38G) with AES.  The one-argument
 -- functions use the key in uid.mask_key (STABLE); they are an oracle for
 -- that key, so only roles granted EXECUTE may call them.  The two-argument
 -- functions take the key (IMMUTABLE) and reveal nothing a caller does not

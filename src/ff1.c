@@ -1,7 +1,7 @@
 /*
  * ff1.c
- *		FF1 format-preserving encryption over bit strings (NIST SP 800-38G
- *		Rev. 1, algorithms 7 and 8, radix 2, empty tweak) with AES from
+ *		FF1 format-preserving encryption over bit strings (NIST SP 800-38G,
+ *		2016, algorithms 7 and 8, radix 2, empty tweak) with AES from
  *		OpenSSL.  Used by mask.c for uid_mask() (63 bits) and uuid7_mask()
  *		(122 bits).
  *

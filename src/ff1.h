@@ -1,8 +1,8 @@
 /*
  * ff1.h
- *		FF1 format-preserving encryption (NIST SP 800-38G Rev. 1, section
- *		5.1, algorithms 7 and 8) over bit strings (radix 2) of 20 to 128 bits,
- *		with an empty tweak, using AES from OpenSSL's libcrypto.
+ *		FF1 format-preserving encryption (NIST SP 800-38G, algorithms 7 and
+ *		8) over bit strings (radix 2) of 20 to 128 bits, with an empty tweak,
+ *		using AES from OpenSSL's libcrypto.
  *
  * A bit string of n bits is held as an unsigned number below 2^n (its bits
  * read most significant first, which is FF1's NUM_2), split over two 64-bit
@@ -14,7 +14,7 @@
 
 #include <openssl/evp.h>
 
-/* SP 800-38G Rev. 1: radix^minlen >= 1,000,000, so at least 20 bits */
+/* radix^minlen >= 1,000,000 (the Revision 1 draft of SP 800-38G): 20 bits */
 #define FF1_MIN_BITS	20
 /* both halves must fit one 64-bit word */
 #define FF1_MAX_BITS	128

@@ -8,7 +8,7 @@
  *			and back, FF1 over the 122 bits that are neither version nor
  *			variant.
  *
- * FF1 is the format-preserving encryption of NIST SP 800-38G Rev. 1, with
+ * FF1 is the format-preserving encryption of NIST SP 800-38G (2016), with
  * AES from OpenSSL (ff1.c).  The key is 16, 24 or 32 bytes (AES-128, -192,
  * -256): the one-argument functions read it from the setting uid.mask_key
  * (so they are STABLE); the two-argument ones take it as a bytea (IMMUTABLE;

@@ -3,7 +3,7 @@
  *		Unit test of src/ff1.c, run by "make check-unit" (test/run.sh, suite
  *		"unit").  Prints TAP; exits non-zero if any check fails.
  *
- * 1. A transcription of FF1 as SP 800-38G Rev. 1 states it (algorithms 7
+ * 1. A transcription of FF1 as SP 800-38G states it (algorithms 7
  *    and 8, any radix, any tweak; Ff1Ref* below, sharing no code with
  *    src/ff1.c) reproduces NIST's FF1 samples 1 to 9 (radix 10 and 36,
  *    AES-128/192/256, with and without tweak) and the radix-2 vectors
