@@ -161,6 +161,26 @@ SELECT count(*) AS uuid7_mask_key_random,
 FROM v7, k WHERE k.name = 'aes256';
 
 --
+-- Parallel workers use the session's key (it travels with the query)
+--
+CREATE TABLE mask_par AS SELECT g::bigint AS x FROM generate_series(1, 100000) g;
+ANALYZE mask_par;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT sum(uid_mask(x) % 1000), sum(uid_unmask(x) % 1000) FROM mask_par;
+SELECT sum(uid_mask(x) % 1000) AS par_m, sum(uid_unmask(x) % 1000) AS par_u FROM mask_par \gset
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+SELECT :par_m = sum(uid_mask(x, (SELECT key FROM k WHERE name = 'aes128')) % 1000) AS parallel_mask_same,
+       :par_u = sum(uid_unmask(x, (SELECT key FROM k WHERE name = 'aes128')) % 1000) AS parallel_unmask_same
+FROM mask_par;
+DROP TABLE mask_par;
+
+--
 -- What masking hides: consecutive IDs give unrelated values
 --
 CREATE TEMP TABLE consecutive AS
