@@ -128,14 +128,29 @@ bench_percall() {
 
 # Text forms and masking: each function over a column of an N-row table,
 # against that column read unchanged (its floor), alternated in every round.
+# Besides the elapsed time, the backend's own time on the CPU
+# (/proc/self/schedstat), which other load on the machine does not inflate.
 bench_exposing() {
-	local r c name expr fl
+	local r c name expr fl t
 	echo "exposing: $ROUNDS rounds of $N rows per function"
-	q -c "CREATE TABLE bench_ids AS
-	      SELECT i, u, uid_to_text(i) AS ti, uuid_to_text(u) AS tu, uid_mask(i) AS mi, uuid7_mask(u) AS mu
-	      FROM (SELECT uid_next() AS i, uuid7() AS u FROM generate_series(1, $N)) s"
+	q <<SQL
+CREATE TABLE bench_ids AS
+SELECT i, u, uid_to_text(i) AS ti, uuid_to_text(u) AS tu, uid_mask(i) AS mi, uuid7_mask(u) AS mu
+FROM (SELECT uid_next() AS i, uuid7() AS u FROM generate_series(1, $N)) s;
+CREATE TABLE exposing_floor (candidate text PRIMARY KEY, floor text);
+-- ms elapsed and ms on the CPU of one statement
+CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
+LANGUAGE plpgsql AS \$\$
+DECLARE t0 timestamptz; c0 bigint;
+BEGIN
+    c0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
+    t0 := clock_timestamp();
+    EXECUTE stmt;
+    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
+END \$\$;
+SQL
 	q -c "VACUUM ANALYZE bench_ids"
-	q -c "CREATE TABLE exposing_floor (candidate text PRIMARY KEY, floor text)"
 	for c in "${EXPOSING_CANDIDATES[@]}"; do
 		IFS='|' read -r name _ fl <<<"$c"
 		q -c "INSERT INTO exposing_floor VALUES ('$name', '$fl')"
@@ -143,8 +158,9 @@ bench_exposing() {
 	for ((r = 1; r <= ROUNDS; r++)); do
 		while IFS= read -r c; do
 			IFS='|' read -r name expr _ <<<"$c"
-			record exposing "$name" 1 "$r" ns_per_call \
-				"$(q -c "SELECT bench_ms('SELECT count(f) FROM (SELECT $(sed "s/'/''/g" <<<"$expr") AS f FROM bench_ids) s')") * 1e6 / $N"
+			t=$(q -F ' ' -c "SELECT * FROM bench_times('SELECT count(f) FROM (SELECT $(sed "s/'/''/g" <<<"$expr") AS f FROM bench_ids) s')")
+			record exposing "$name" 1 "$r" ns_per_call "${t% *} * 1e6 / $N"
+			record exposing "$name" 1 "$r" cpu_ns_per_call "${t#* } * 1e6 / $N"
 		done < <(rotated "$r" "${EXPOSING_CANDIDATES[@]}")
 	done
 	q -c "DROP TABLE bench_ids"
@@ -249,20 +265,28 @@ bench_report() {
 	echo "## IDs that leave the database: per call, one backend ($N rows)"
 	echo
 	echo "Each function runs over a column of an $N-row table; its floor is the same statement"
-	echo "returning that column unchanged. above_floor is the function's own cost; x_floor the"
-	echo "statement's time over the floor's; x_uid_next the cost above the floor over uid_next()'s."
-	echo "Targets: text forms x_floor <= 1.5; masking above_floor <= 400 ns."
+	echo "returning that column unchanged. above_floor: the function's own cost, ns; x_floor: the"
+	echo "statement's time over the floor's; x_uid_next: the cost above the floor over uid_next()'s"
+	echo "(over the plain floor). Elapsed time, and (cpu_) the backend's time on the CPU, which"
+	echo "other load on the machine does not inflate. Targets: text forms x_floor <= 1.5; masking"
+	echo "above_floor <= 400 ns."
 	echo
 	qh -F ' | ' -c "
-	  WITH m AS (SELECT candidate, v FROM med WHERE suite = 'exposing'),
-	  nf AS (SELECT (SELECT v FROM m WHERE candidate = 'uid_next') - (SELECT v FROM m WHERE candidate = 'floor') AS uid_next_above)
-	  SELECT m.candidate, round(m.v::numeric, 1) AS ns_per_call, f.floor,
-	         round((m.v - fm.v)::numeric, 1) AS above_floor,
-	         round((m.v / fm.v)::numeric, 2) AS x_floor,
-	         round(((m.v - fm.v) / nf.uid_next_above)::numeric, 2) AS x_uid_next
-	  FROM m JOIN exposing_floor f USING (candidate) JOIN m fm ON fm.candidate = f.floor, nf
-	  WHERE f.floor <> m.candidate
-	  ORDER BY f.floor, m.v" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	  WITH w AS (SELECT candidate, v FROM med WHERE suite = 'exposing' AND metric = 'ns_per_call'),
+	  c AS (SELECT candidate, v FROM med WHERE suite = 'exposing' AND metric = 'cpu_ns_per_call'),
+	  n AS (SELECT (SELECT v FROM w WHERE candidate = 'uid_next') - (SELECT v FROM w WHERE candidate = 'floor') AS w_next,
+	               (SELECT v FROM c WHERE candidate = 'uid_next') - (SELECT v FROM c WHERE candidate = 'floor') AS c_next)
+	  SELECT w.candidate, f.floor, round(w.v::numeric, 1) AS ns_per_call,
+	         round((w.v - wf.v)::numeric, 1) AS above_floor,
+	         round((w.v / wf.v)::numeric, 2) AS x_floor,
+	         round(((w.v - wf.v) / n.w_next)::numeric, 2) AS x_uid_next,
+	         round((c.v - cf.v)::numeric, 1) AS cpu_above_floor,
+	         round((c.v / cf.v)::numeric, 2) AS cpu_x_floor,
+	         round(((c.v - cf.v) / n.c_next)::numeric, 2) AS cpu_x_uid_next
+	  FROM w JOIN exposing_floor f ON f.candidate = w.candidate JOIN w wf ON wf.candidate = f.floor
+	  JOIN c ON c.candidate = w.candidate JOIN c cf ON cf.candidate = f.floor, n
+	  WHERE f.floor <> w.candidate
+	  ORDER BY f.floor, w.v" | sed 's/^/| /; s/$/ |/' | bench_md_table
 	echo
 	echo "## Bulk: $CAPN uid_next() in one statement vs the layout cap (4096 per ms)"
 	echo

@@ -114,7 +114,7 @@ AS 'MODULE_PATHNAME', 'uuid7_unmask'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION uuid7_unmask(uuid) IS
-'The UUIDv7 that uuid7_mask() turned into this UUID under uid.mask_key; refuses (22023) any UUID that is not version 4 and, but for 1 in 64, one masked with another key. EXECUTE only by grant.';
+'The UUIDv7 that uuid7_mask() turned into this UUID under uid.mask_key. Refuses (22023) UUIDs that are not version 4, and 63 in 64 of those not masked with this key. EXECUTE only by grant.';
 
 CREATE FUNCTION uuid7_mask(id uuid, key bytea)
 RETURNS uuid

@@ -34,24 +34,30 @@ PG_FUNCTION_INFO_V1(uuid_from_text);
 
 static const char crockford_digits[32] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
+#define NO_DIGIT	0xFF
+#define NO_DIGITS_16 \
+	NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, \
+	NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT
+
 /*
- * The value of each ASCII character as a digit, or -1.  Lower case reads as
+ * The value of each byte as a digit, or NO_DIGIT.  Lower case reads as
  * upper case, O as 0, I and L as 1; U and everything else is refused.
  */
-static const int8 crockford_values[128] = {
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+static const uint8 crockford_values[256] = {
+	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
 	/* 0-9 */
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -1, -1, -1, -1, -1,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
 	/* @ A B C D E F G H I J K L M N O */
-	-1, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
+	NO_DIGIT, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
 	/* P Q R S T U V W X Y Z */
-	22, 23, 24, 25, 26, -1, 27, 28, 29, 30, 31, -1, -1, -1, -1, -1,
+	22, 23, 24, 25, 26, NO_DIGIT, 27, 28, 29, 30, 31, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
 	/* ` a b c d e f g h i j k l m n o */
-	-1, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
+	NO_DIGIT, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
 	/* p q r s t u v w x y z */
-	22, 23, 24, 25, 26, -1, 27, 28, 29, 30, 31, -1, -1, -1, -1, -1,
+	22, 23, 24, 25, 26, NO_DIGIT, 27, 28, 29, 30, 31, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
+	/* bytes 128..255 */
+	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
+	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
 };
 
 static inline bool
@@ -60,28 +66,46 @@ UidTextIsSpace(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/*
- * The digits of the 128-bit number (hi, lo) that fit ndigits, most
- * significant first, into out (no terminator).
- */
+/* The low 5 * n bits of v as n digits, most significant first. */
 static inline void
-UidTextEncode(uint64 hi, uint64 lo, int ndigits, char *out)
+UidTextEncode64(uint64 v, int n, char *out)
 {
-	for (int i = ndigits - 1; i >= 0; i--)
+	for (int i = n - 1; i >= 0; i--)
 	{
-		out[i] = crockford_digits[lo & 31];
-		lo = (lo >> 5) | (hi << 59);
-		hi >>= 5;
+		out[i] = crockford_digits[v & 31];
+		v >>= 5;
 	}
 }
 
-static text *
-UidTextNew(uint64 hi, uint64 lo, int ndigits)
+/*
+ * n digits (at most 64 bits' worth) as a number.  Every value is or-ed into
+ * *seen, so one test afterwards (NO_DIGIT has the top bit) tells whether a
+ * character was not a digit, without a branch per character.
+ */
+static inline uint64
+UidTextDecode64(const char *s, int n, uint8 *seen)
 {
-	text	   *t = (text *) palloc(VARHDRSZ + ndigits);
+	uint64		v = 0;
+	uint8		all = 0;
 
-	SET_VARSIZE(t, VARHDRSZ + ndigits);
-	UidTextEncode(hi, lo, ndigits, VARDATA(t));
+	for (int i = 0; i < n; i++)
+	{
+		uint8		d = crockford_values[(unsigned char) s[i]];
+
+		all |= d;
+		v = (v << 5) | (d & 31);
+	}
+	*seen |= all;
+	return v;
+}
+
+/* A text of n digits, to be filled in */
+static text *
+UidTextNew(int n)
+{
+	text	   *t = (text *) palloc(VARHDRSZ + n);
+
+	SET_VARSIZE(t, VARHDRSZ + n);
 	return t;
 }
 
@@ -117,10 +141,9 @@ UidTextRefuse(const char *kind, const char *s, int len, int start, int end,
 {
 	for (int i = start; i < end; i++)
 	{
-		unsigned char c = (unsigned char) s[i];
-		int			d = c < 128 ? crockford_values[c] : -1;
+		int			d = crockford_values[(unsigned char) s[i]];
 
-		if (d < 0)
+		if (d == NO_DIGIT)
 			UidTextBadCharacter(kind, s, len, i,
 								psprintf("A %s text form is %d Crockford base32 digits: 0-9 and A-Z "
 										 "except U, read without regard to case, with O read as 0 "
@@ -146,42 +169,27 @@ UidTextRefuse(const char *kind, const char *s, int len, int start, int end,
 }
 
 /*
- * Reads a text form of ndigits digits into the 128-bit number (hi, lo).
- * kind names the form in errors ("uid" or "uuid").  Inlined into each
- * caller, so that the 13-digit form skips the high word.
+ * The characters of t, with *start at the form's first digit once the
+ * surrounding white space is set aside.  Refused unless ndigits characters
+ * remain and the first is a digit of at most 7; whether the others are
+ * digits is for the caller to check.
  */
-static pg_attribute_always_inline void
-UidTextDecode(text *t, int ndigits, const char *kind, uint64 *hi, uint64 *lo)
+static inline const char *
+UidTextForm(text *t, int ndigits, const char *kind, int *start)
 {
 	const char *s = VARDATA_ANY(t);
 	int			len = VARSIZE_ANY_EXHDR(t);
-	int			start = 0;
-	int			end = len;
-	uint64		h = 0;
-	uint64		l = 0;
+	int			b = 0;
+	int			e = len;
 
-	while (start < end && UidTextIsSpace(s[start]))
-		start++;
-	while (end > start && UidTextIsSpace(s[end - 1]))
-		end--;
-	if (unlikely(end - start != ndigits ||
-				 (unsigned char) s[start] >= 128 ||
-				 crockford_values[(unsigned char) s[start]] > 7))
-		UidTextRefuse(kind, s, len, start, end, ndigits);
-
-	for (int i = start; i < end; i++)
-	{
-		unsigned char c = (unsigned char) s[i];
-		int			d = c < 128 ? crockford_values[c] : -1;
-
-		if (unlikely(d < 0))
-			UidTextRefuse(kind, s, len, start, end, ndigits);
-		if (ndigits > UID_TEXT_DIGITS)
-			h = (h << 5) | (l >> 59);
-		l = (l << 5) | (uint64) d;
-	}
-	*hi = h;
-	*lo = l;
+	while (b < e && UidTextIsSpace(s[b]))
+		b++;
+	while (e > b && UidTextIsSpace(s[e - 1]))
+		e--;
+	if (unlikely(e - b != ndigits || crockford_values[(unsigned char) s[b]] > 7))
+		UidTextRefuse(kind, s, len, b, e, ndigits);
+	*start = b;
+	return s;
 }
 
 /* uid_to_text(bigint): 13 digits, in the order of the IDs */
@@ -189,40 +197,67 @@ Datum
 uid_to_text(PG_FUNCTION_ARGS)
 {
 	int64		id = PG_GETARG_INT64(0);
+	text	   *t;
 
 	UidCheckId(id);
-	PG_RETURN_TEXT_P(UidTextNew(0, (uint64) id, UID_TEXT_DIGITS));
+	t = UidTextNew(UID_TEXT_DIGITS);
+	UidTextEncode64((uint64) id, UID_TEXT_DIGITS, VARDATA(t));
+	PG_RETURN_TEXT_P(t);
 }
 
 /* uid_from_text(text): the ID of a text form made by uid_to_text() */
 Datum
 uid_from_text(PG_FUNCTION_ARGS)
 {
-	uint64		hi;
-	uint64		lo;
+	text	   *t = PG_GETARG_TEXT_PP(0);
+	int			start;
+	const char *s = UidTextForm(t, UID_TEXT_DIGITS, "uid", &start);
+	uint8		seen = 0;
+	uint64		v = UidTextDecode64(s + start, UID_TEXT_DIGITS, &seen);
 
-	UidTextDecode(PG_GETARG_TEXT_PP(0), UID_TEXT_DIGITS, "uid", &hi, &lo);
-	PG_RETURN_INT64((int64) lo);
+	if (unlikely(seen & 0x80))
+		UidTextRefuse("uid", s, VARSIZE_ANY_EXHDR(t), start, start + UID_TEXT_DIGITS,
+					  UID_TEXT_DIGITS);
+	PG_RETURN_INT64((int64) v);
 }
 
-/* uuid_to_text(uuid): 26 digits; for a v7, its ULID */
+/*
+ * uuid_to_text(uuid): 26 digits; for a v7, its ULID.  The 128 bits are 3 +
+ * 125: digits 0..12 are the top 63 bits, digit 13 the next 5 (1 from the
+ * high word, 4 from the low one), digits 14..25 the last 60.
+ */
 Datum
 uuid_to_text(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+	uint64		hi = UuidHigh64(u);
+	uint64		lo = UuidLow64(u);
+	text	   *t = UidTextNew(UUID_TEXT_DIGITS);
+	char	   *out = VARDATA(t);
 
-	PG_RETURN_TEXT_P(UidTextNew(UuidHigh64(u), UuidLow64(u), UUID_TEXT_DIGITS));
+	UidTextEncode64(hi >> 1, 13, out);
+	out[13] = crockford_digits[((hi & 1) << 4) | (lo >> 60)];
+	UidTextEncode64(lo, 12, out + 14);
+	PG_RETURN_TEXT_P(t);
 }
 
 /* uuid_from_text(text): the UUID of a text form made by uuid_to_text() */
 Datum
 uuid_from_text(PG_FUNCTION_ARGS)
 {
-	uint64		hi;
-	uint64		lo;
-	pg_uuid_t  *u = (pg_uuid_t *) palloc(UUID_LEN);
+	text	   *t = PG_GETARG_TEXT_PP(0);
+	int			start;
+	const char *s = UidTextForm(t, UUID_TEXT_DIGITS, "uuid", &start);
+	uint8		seen = 0;
+	uint64		top = UidTextDecode64(s + start, 13, &seen);
+	uint64		mid = UidTextDecode64(s + start + 13, 1, &seen);
+	uint64		low = UidTextDecode64(s + start + 14, 12, &seen);
+	pg_uuid_t  *u;
 
-	UidTextDecode(PG_GETARG_TEXT_PP(0), UUID_TEXT_DIGITS, "uuid", &hi, &lo);
-	UuidSet64(u, hi, lo);
+	if (unlikely(seen & 0x80))
+		UidTextRefuse("uuid", s, VARSIZE_ANY_EXHDR(t), start, start + UUID_TEXT_DIGITS,
+					  UUID_TEXT_DIGITS);
+	u = (pg_uuid_t *) palloc(UUID_LEN);
+	UuidSet64(u, (top << 1) | (mid >> 4), (mid << 60) | low);
 	PG_RETURN_UUID_P(u);
 }
