@@ -61,6 +61,7 @@ is( $node->safe_psql(
 	'0',
 	'superuser: uid.mask_key is not in pg_settings (its reset_val would show the key)');
 
+my ($state, $msg);
 my ($ret, $out, $err) = as('monitor', 'SHOW uid.mask_key');
 is($out, "AES-128 key, check value $kcv1",
 	'pg_monitor member: SHOW gives the check value only');
@@ -159,6 +160,19 @@ $node->wait_for_log(
 	$offset);
 pass('ALTER SYSTEM and reload: the log line gives the check value');
 
+# A bad key in the file at a start: a warning, and no key until it is fixed.
+$node->safe_psql('postgres', 'ALTER SYSTEM RESET uid.mask_key');
+$offset = -s $node->logfile;
+$node->restart;
+like(
+	slurp_file($node->logfile, $offset),
+	qr/WARNING:  invalid value for parameter "uid\.mask_key"/,
+	'start with a bad key in the file: a warning in the log');
+is($node->safe_psql('postgres', 'SHOW uid.mask_key'), '',
+	'start with a bad key in the file: no key in force');
+($state, $msg) = sqlstate_of($node, 'SELECT uid_mask(1)');
+is($state, '55000', 'start with a bad key in the file: uid_mask() refuses with 55000');
+
 # Nothing in the whole server log (at debug3) holds any of the keys.
 $node->stop;
 my $log = slurp_file($node->logfile);
@@ -174,7 +188,7 @@ my $plain = PostgreSQL::Test::Cluster->new('no_preload');
 $plain->init;
 $plain->start;
 $plain->safe_psql('postgres', 'CREATE EXTENSION uid');
-my ($state, $msg) = sqlstate_of($plain, 'SELECT uid_mask(1)');
+($state, $msg) = sqlstate_of($plain, 'SELECT uid_mask(1)');
 is($state, '55000', 'not preloaded: uid_mask() refuses with 55000');
 like($msg, qr/HINT:.*shared_preload_libraries.*second argument/s,
 	'not preloaded: the hint names shared_preload_libraries and the explicit key');
