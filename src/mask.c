@@ -21,10 +21,10 @@
  *	  could read; without preloading, the functions that use it refuse;
  *	- PGC_SUSET and GUC_SUPERUSER_ONLY: only superusers set it, and only
  *	  they and pg_read_all_settings members may SHOW it;
- *	- a show hook: SHOW, current_setting() and pg_settings display the key
- *	  size and a key check value, never the key;
- *	- GUC_NO_SHOW_ALL: out of SHOW ALL and pg_settings for everyone (whose
- *	  reset_val column would bypass the show hook);
+ *	- a show hook: SHOW and current_setting() display the key size and a
+ *	  key check value, never the key;
+ *	- GUC_NO_SHOW_ALL: out of SHOW ALL and pg_settings for everyone (the
+ *	  view's reset_val column would bypass the show hook);
  *	- the check hook never lets PostgreSQL report an invalid value (its
  *	  message quotes the value) and refuses per-database, per-role and
  *	  per-function settings, which catalogs every role can read would keep;
