@@ -153,7 +153,13 @@ BEGIN
                   HINT = 'Widen the tenant''s range with uid_counter_set_range().';
     END IF;
 
-    RETURN @extschema@.uid_counter_format(c_prefix, v, v_width);
+    -- uid_counter_format(), written out: a SECURITY DEFINER function calls
+    -- nothing in the extension's schema by name, as the owner of that schema
+    -- (for public, the database owner) could rename it and put a function of
+    -- that name in its place
+    RETURN c_prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+           CASE WHEN pg_catalog.length(v::text) OPERATOR(pg_catalog.>=) v_width THEN v::text
+                ELSE pg_catalog.lpad(v::text, v_width, '0') END;
 END
 $$;
 
@@ -171,6 +177,31 @@ COMMENT ON FUNCTION uid_counter_next(text, text) IS
 'The next number of the (tenant, prefix) counter, formatted as PREFIX-000123; transactional and gap-free (a rollback gives the number back). Only for roles granted the tenant with uid_counter_grant().';
 
 REVOKE ALL ON FUNCTION uid_counter_next(text, text) FROM PUBLIC;
+
+-- uid_counter_next(text, text), found through the extension's membership,
+-- never by a schema name that the schema's owner could move.
+CREATE FUNCTION uid_counter._next_entry()
+RETURNS regprocedure
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT p.oid::pg_catalog.regprocedure
+  FROM pg_catalog.pg_proc p
+  JOIN pg_catalog.pg_depend d
+    ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+   AND d.objid OPERATOR(pg_catalog.=) p.oid
+   AND d.deptype OPERATOR(pg_catalog.=) 'e'
+  JOIN pg_catalog.pg_extension e
+    ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+   AND e.extname OPERATOR(pg_catalog.=) 'uid'
+ WHERE p.proname OPERATOR(pg_catalog.=) 'uid_counter_next'
+   AND p.proargtypes OPERATOR(pg_catalog.=) '25 25'::pg_catalog.oidvector  -- (text, text)
+$$;
+
+COMMENT ON FUNCTION uid_counter._next_entry() IS
+'uid_counter_next(text, text) of extension uid, by membership: what uid_counter_grant() and uid_counter_revoke() grant EXECUTE on.';
+
+REVOKE ALL ON FUNCTION uid_counter._next_entry() FROM PUBLIC;
 
 -- Removes the grants of roles that no longer exist, so that a new role that
 -- happens to get a dropped role's OID inherits nothing.
@@ -230,8 +261,7 @@ BEGIN
     ON CONFLICT ON CONSTRAINT grants_pkey DO NOTHING;
     added := FOUND;
     EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s',
-                              '@extschema@.uid_counter_next(text, text)'::pg_catalog.regprocedure,
-                              c_role);
+                              uid_counter._next_entry(), c_role);
     RETURN added;
 END
 $$;
@@ -260,8 +290,7 @@ BEGIN
     IF NOT EXISTS (SELECT 1 FROM uid_counter.grants g
                    WHERE g.role::pg_catalog.oid OPERATOR(pg_catalog.=) c_role::pg_catalog.oid) THEN
         EXECUTE pg_catalog.format('REVOKE EXECUTE ON FUNCTION %s FROM %s',
-                                  '@extschema@.uid_counter_next(text, text)'::pg_catalog.regprocedure,
-                                  c_role);
+                                  uid_counter._next_entry(), c_role);
     END IF;
     RETURN removed;
 END
