@@ -309,10 +309,11 @@ FROM uid_counter.grants g;
 COMMENT ON VIEW uid_counter_grants IS
 'Counter grants: which role may draw the numbers of which tenant and prefix (''*'': all); a number in role is a dropped role.';
 
--- Range changes wait for counter calls in flight, and while one waits every
--- new counter call queues behind it: so a range change never waits longer
--- than the session's lock_timeout, or 5 s when that is 0 (wait forever).
--- It then fails with 55P03 and changes nothing.
+-- The start of every range change.  It must see every number issued so far
+-- (READ COMMITTED, and the lock below).  It waits for counter calls in
+-- flight, and while it waits every new counter call queues behind it: so it
+-- never waits longer than the session's lock_timeout, or 5 s when that is 0
+-- (wait forever), then fails with 55P03 and changes nothing.
 CREATE FUNCTION uid_counter._lock_ranges(caller text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
@@ -322,6 +323,11 @@ DECLARE
     saved text := pg_catalog.current_setting('lock_timeout');
     bound text := saved;
 BEGIN
+    IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
+        RAISE EXCEPTION 'counter ranges can only be changed in a READ COMMITTED transaction'
+            USING ERRCODE = '25000',
+                  HINT = 'The checks must see every number issued so far; run the call at the default isolation level.';
+    END IF;
     IF saved OPERATOR(pg_catalog.=) '0' THEN
         bound := '5s';
     END IF;
@@ -339,7 +345,7 @@ END
 $$;
 
 COMMENT ON FUNCTION uid_counter._lock_ranges(text) IS
-'Locks uid_counter.ranges for a range change, waiting at most lock_timeout (5 s when it is 0); 55P03 otherwise.';
+'Starts a range change: 25000 outside READ COMMITTED; locks uid_counter.ranges, waiting at most lock_timeout (5 s when it is 0), else 55P03.';
 
 REVOKE ALL ON FUNCTION uid_counter._lock_ranges(text) FROM PUBLIC;
 
@@ -363,13 +369,8 @@ BEGIN
             USING ERRCODE = '22023',
                   HINT = 'A range is lo <= hi, both between 0 and 9223372036854775806.';
     END IF;
-    IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
-        RAISE EXCEPTION 'counter ranges can only be changed in a READ COMMITTED transaction'
-            USING ERRCODE = '25000',
-                  HINT = 'The checks must see every number issued so far; run the call at the default isolation level.';
-    END IF;
-
-    -- waits (bounded) for counter calls in flight; new ones wait for our commit
+    -- READ COMMITTED; waits (bounded) for counter calls in flight; new ones
+    -- wait for our commit
     PERFORM uid_counter._lock_ranges('uid_counter_set_range');
 
     SELECT c.first_value, c.last_value INTO other
@@ -433,11 +434,6 @@ DECLARE
 BEGIN
     PERFORM uid_counter._check_tenant(c_tenant);
     PERFORM uid_counter._check_prefix(c_prefix);
-    IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
-        RAISE EXCEPTION 'counter ranges can only be changed in a READ COMMITTED transaction'
-            USING ERRCODE = '25000',
-                  HINT = 'Run the call at the default isolation level.';
-    END IF;
     PERFORM uid_counter._lock_ranges('uid_counter_unset_range');
     DELETE FROM uid_counter.ranges r
      WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix AND r.tenant OPERATOR(pg_catalog.=) c_tenant;
