@@ -47,29 +47,6 @@ SELECT DISTINCT '*', '*', a.grantee::regrole
    AND a.grantee OPERATOR(pg_catalog.<>) 0::pg_catalog.oid
    AND a.grantee OPERATOR(pg_catalog.<>) p.proowner;
 
--- Whether a role may draw (tenant, prefix): a superuser, or a role that has
--- the privileges of a granted role (pg_has_role ... USAGE, as for table
--- privileges).  Grants of dropped roles are skipped, never an error.
-CREATE FUNCTION uid_counter._may_draw(tenant text, prefix text, caller oid)
-RETURNS boolean
-LANGUAGE sql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
-                WHERE r.oid OPERATOR(pg_catalog.=) $3 AND r.rolsuper)
-    OR EXISTS (SELECT 1
-                 FROM uid_counter.grants g
-                 JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) g.role::pg_catalog.oid
-                WHERE g.tenant OPERATOR(pg_catalog.=) ANY (ARRAY[$1, '*'])
-                  AND g.prefix OPERATOR(pg_catalog.=) ANY (ARRAY[$2, '*'])
-                  AND pg_catalog.pg_has_role($3, r.oid, 'USAGE'))
-$$;
-
-COMMENT ON FUNCTION uid_counter._may_draw(text, text, oid) IS
-'True if the role is a superuser or has the privileges of a role granted (tenant, prefix) by uid_counter_grant().';
-
-REVOKE ALL ON FUNCTION uid_counter._may_draw(text, text, oid) FROM PUBLIC;
-
 -- The work of uid_counter_next() (1.1's function, after a grant check).
 CREATE FUNCTION uid_counter._next(tenant text, prefix text, caller oid)
 RETURNS text
@@ -88,8 +65,21 @@ DECLARE
 BEGIN
     PERFORM uid_counter._check_tenant(c_tenant);
     PERFORM uid_counter._check_prefix(c_prefix);
-    -- before anything is read, locked or written
-    IF c_caller IS NULL OR NOT uid_counter._may_draw(c_tenant, c_prefix, c_caller) THEN
+    -- The grant, before anything is read, locked or written: the caller is a
+    -- superuser, or has the privileges of a role granted (tenant, prefix)
+    -- (pg_has_role ... USAGE, as for table privileges).  Grants of dropped
+    -- roles are skipped, never an error.  Written here, not in a function of
+    -- its own, so that plpgsql keeps the plans for the session.
+    IF c_caller IS NULL
+       OR (NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                        WHERE r.oid OPERATOR(pg_catalog.=) c_caller AND r.rolsuper)
+           AND NOT EXISTS (SELECT 1
+                             FROM uid_counter.grants g
+                             JOIN pg_catalog.pg_roles r
+                               ON r.oid OPERATOR(pg_catalog.=) g.role::pg_catalog.oid
+                            WHERE g.tenant OPERATOR(pg_catalog.=) ANY (ARRAY[c_tenant, '*'])
+                              AND g.prefix OPERATOR(pg_catalog.=) ANY (ARRAY[c_prefix, '*'])
+                              AND pg_catalog.pg_has_role(c_caller, r.oid, 'USAGE'))) THEN
         RAISE EXCEPTION 'permission denied for counter % of tenant %', c_prefix, pg_catalog.quote_literal(c_tenant)
             USING ERRCODE = '42501',
                   DETAIL = pg_catalog.format('Role %s holds no grant of tenant %s and prefix %s.',

@@ -53,7 +53,6 @@ INSERT INTO decided VALUES
     ('uid_counter_unset_range(text,text)', false, false),
     ('uid_counter_format(text,bigint,integer)', true, true),
     ('uid_counter._next(text,text,oid)', false, false),
-    ('uid_counter._may_draw(text,text,oid)', false, false),
     ('uid_counter._forget_dropped_roles()', false, false),
     ('uid_counter._next_entry()', false, false),
     ('uid_counter._lock_ranges(text)', false, false),
