@@ -15,6 +15,7 @@ OBJS = \
 	src/lease.o \
 	src/lease_store.o \
 	src/tickets.o \
+	src/counters.o \
 	src/text_forms.o \
 	src/ff1.o \
 	src/mask.o
