@@ -17,6 +17,33 @@ INSERT_CANDIDATES=(
 	"gen_random_uuid|id uuid PRIMARY KEY DEFAULT gen_random_uuid()"
 )
 
+# IDs that leave the database: name | expression over a column of bench_ids |
+# its floor, the same statement returning that column unchanged.  The
+# explicit key is the one in uid.mask_key (bench_start_server).
+BENCH_KEY=2b7e151628aed2a6abf7158809cf4f3c
+EXPOSING_CANDIDATES=(
+	"floor|1|floor"
+	"uid_next|uid_next()|floor"
+	"floor(i)|i|floor(i)"
+	"uid_to_text|uid_to_text(i)|floor(i)"
+	"uid_mask|uid_mask(i)|floor(i)"
+	"uid_mask(key)|uid_mask(i, '\\x$BENCH_KEY'::bytea)|floor(i)"
+	"floor(ti)|ti|floor(ti)"
+	"uid_from_text|uid_from_text(ti)|floor(ti)"
+	"floor(mi)|mi|floor(mi)"
+	"uid_unmask|uid_unmask(mi)|floor(mi)"
+	"uid_unmask(key)|uid_unmask(mi, '\\x$BENCH_KEY'::bytea)|floor(mi)"
+	"floor(u)|u|floor(u)"
+	"uuid_to_text|uuid_to_text(u)|floor(u)"
+	"uuid7_mask|uuid7_mask(u)|floor(u)"
+	"uuid7_mask(key)|uuid7_mask(u, '\\x$BENCH_KEY'::bytea)|floor(u)"
+	"floor(tu)|tu|floor(tu)"
+	"uuid_from_text|uuid_from_text(tu)|floor(tu)"
+	"floor(mu)|mu|floor(mu)"
+	"uuid7_unmask|uuid7_unmask(mu)|floor(mu)"
+	"uuid7_unmask(key)|uuid7_unmask(mu, '\\x$BENCH_KEY'::bytea)|floor(mu)"
+)
+
 q() { psql -X -q -At -v ON_ERROR_STOP=1 -d bench "$@"; }
 # a query whose output keeps its header row (for the report tables)
 qh() { psql -X -q -A -P footer=off -v ON_ERROR_STOP=1 -d bench "$@"; }
@@ -37,6 +64,7 @@ listen_addresses = ''
 unix_socket_directories = '$B'
 shared_preload_libraries = 'uid'
 uid.worker_id = 1
+uid.mask_key = '$BENCH_KEY'
 shared_buffers = 1GB
 max_wal_size = 8GB
 checkpoint_timeout = 1h
@@ -96,6 +124,46 @@ bench_percall() {
 			record percall "$name" 1 "$r" ns_per_call "$ms * 1e6 / $n"
 		done < <(rotated "$r" "${CANDIDATES[@]}")
 	done
+}
+
+# Text forms and masking: each function over a column of an N-row table,
+# against that column read unchanged (its floor), alternated in every round.
+# Besides the elapsed time, the backend's own time on the CPU
+# (/proc/self/schedstat), which other load on the machine does not inflate.
+bench_exposing() {
+	local r c name expr fl t
+	echo "exposing: $ROUNDS rounds of $N rows per function"
+	q <<SQL
+CREATE TABLE bench_ids AS
+SELECT i, u, uid_to_text(i) AS ti, uuid_to_text(u) AS tu, uid_mask(i) AS mi, uuid7_mask(u) AS mu
+FROM (SELECT uid_next() AS i, uuid7() AS u FROM generate_series(1, $N)) s;
+CREATE TABLE exposing_floor (candidate text PRIMARY KEY, floor text);
+-- ms elapsed and ms on the CPU of one statement
+CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
+LANGUAGE plpgsql AS \$\$
+DECLARE t0 timestamptz; c0 bigint;
+BEGIN
+    c0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
+    t0 := clock_timestamp();
+    EXECUTE stmt;
+    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
+END \$\$;
+SQL
+	q -c "VACUUM ANALYZE bench_ids"
+	for c in "${EXPOSING_CANDIDATES[@]}"; do
+		IFS='|' read -r name _ fl <<<"$c"
+		q -c "INSERT INTO exposing_floor VALUES ('$name', '$fl')"
+	done
+	for ((r = 1; r <= ROUNDS; r++)); do
+		while IFS= read -r c; do
+			IFS='|' read -r name expr _ <<<"$c"
+			t=$(q -F ' ' -c "SELECT * FROM bench_times('SELECT count(f) FROM (SELECT $(sed "s/'/''/g" <<<"$expr") AS f FROM bench_ids) s')")
+			record exposing "$name" 1 "$r" ns_per_call "${t% *} * 1e6 / $N"
+			record exposing "$name" 1 "$r" cpu_ns_per_call "${t#* } * 1e6 / $N"
+		done < <(rotated "$r" "${EXPOSING_CANDIDATES[@]}")
+	done
+	q -c "DROP TABLE bench_ids"
 }
 
 bench_bulk_cap() {
@@ -194,6 +262,32 @@ bench_report() {
 	         round((v / NULLIF((SELECT v FROM med WHERE suite='percall' AND candidate='gen_random_uuid'), 0))::numeric, 2) AS x_gen_random_uuid
 	  FROM med WHERE suite = 'percall' ORDER BY v" | sed 's/^/| /; s/$/ |/' | bench_md_table
 	echo
+	echo "## IDs that leave the database: per call, one backend ($N rows)"
+	echo
+	echo "Each function runs over a column of an $N-row table; its floor is the same statement"
+	echo "returning that column unchanged. above_floor: the function's own cost, ns; x_floor: the"
+	echo "statement's time over the floor's; x_uid_next: the cost above the floor over uid_next()'s"
+	echo "(over the plain floor). Elapsed time, and (cpu_) the backend's time on the CPU, which"
+	echo "other load on the machine does not inflate. Targets: text forms x_floor <= 1.5; masking"
+	echo "above_floor <= 400 ns."
+	echo
+	qh -F ' | ' -c "
+	  WITH w AS (SELECT candidate, v FROM med WHERE suite = 'exposing' AND metric = 'ns_per_call'),
+	  c AS (SELECT candidate, v FROM med WHERE suite = 'exposing' AND metric = 'cpu_ns_per_call'),
+	  n AS (SELECT (SELECT v FROM w WHERE candidate = 'uid_next') - (SELECT v FROM w WHERE candidate = 'floor') AS w_next,
+	               (SELECT v FROM c WHERE candidate = 'uid_next') - (SELECT v FROM c WHERE candidate = 'floor') AS c_next)
+	  SELECT w.candidate, f.floor, round(w.v::numeric, 1) AS ns_per_call,
+	         round((w.v - wf.v)::numeric, 1) AS above_floor,
+	         round((w.v / wf.v)::numeric, 2) AS x_floor,
+	         round(((w.v - wf.v) / n.w_next)::numeric, 2) AS x_uid_next,
+	         round((c.v - cf.v)::numeric, 1) AS cpu_above_floor,
+	         round((c.v / cf.v)::numeric, 2) AS cpu_x_floor,
+	         round(((c.v - cf.v) / n.c_next)::numeric, 2) AS cpu_x_uid_next
+	  FROM w JOIN exposing_floor f ON f.candidate = w.candidate JOIN w wf ON wf.candidate = f.floor
+	  JOIN c ON c.candidate = w.candidate JOIN c cf ON cf.candidate = f.floor, n
+	  WHERE f.floor <> w.candidate
+	  ORDER BY f.floor, w.v" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	echo
 	echo "## Bulk: $CAPN uid_next() in one statement vs the layout cap (4096 per ms)"
 	echo
 	echo "At the cap the IDs take 1000 ms; pct_of_cap_by_extra = 1000 ms / (uid_next_ms - floor_ms)."
@@ -283,6 +377,7 @@ bench_main() {
 	bench_start_server
 	bench_percall
 	bench_ticket_blocks
+	bench_exposing
 	bench_bulk_cap
 	bench_pgbench
 	bench_inserts

@@ -76,4 +76,25 @@ fn(void) \
 }
 #endif
 
+/*
+ * Memory for the "extra" of a GUC check hook, which guc.c frees: malloc
+ * before 16, guc_malloc (in GUC's memory context) from 16 on.
+ */
+#include "utils/guc.h"
+#if PG_VERSION_NUM >= 160000
+#define UidGucMalloc(size) guc_malloc(LOG, (size))
+#else
+#define UidGucMalloc(size) malloc(size)
+#endif
+
+/*
+ * A function that never returns, marked before its declaration: 18 replaced
+ * pg_attribute_noreturn() with pg_noreturn.
+ */
+#if PG_VERSION_NUM >= 180000
+#define UidNoReturn pg_noreturn
+#else
+#define UidNoReturn pg_attribute_noreturn()
+#endif
+
 #endif							/* UID_COMPAT_H */

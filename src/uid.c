@@ -98,6 +98,7 @@ _PG_init(void)
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
 	UidLeaseDefineSettings();
+	UidMaskInit();
 	MarkGUCPrefixReserved("uid");
 
 	UidLeaseRegisterWorker();

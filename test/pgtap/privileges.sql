@@ -56,6 +56,21 @@ INSERT INTO decided VALUES
     ('uid_counter._forget_dropped_roles()', false, false),
     ('uid_counter._next_entry()', false, false),
     ('uid_counter._lock_ranges(text)', false, false),
+    -- text forms: pure functions of their argument
+    ('uid_to_text(bigint)', true, true),
+    ('uid_from_text(text)', true, true),
+    ('uuid_to_text(uuid)', true, true),
+    ('uuid_from_text(text)', true, true),
+    -- masking under uid.mask_key: an oracle for the server's key, by grant only
+    ('uid_mask(bigint)', false, false),
+    ('uid_unmask(bigint)', false, false),
+    ('uuid7_mask(uuid)', false, false),
+    ('uuid7_unmask(uuid)', false, false),
+    -- masking under the caller's own key
+    ('uid_mask(bigint,bytea)', true, true),
+    ('uid_unmask(bigint,bytea)', true, true),
+    ('uuid7_mask(uuid,bytea)', true, true),
+    ('uuid7_unmask(uuid,bytea)', true, true),
     -- pure checks and encodings, in a schema PUBLIC cannot use
     ('uid_counter._check_grant(text,regrole,text)', true, true),
     ('uid_counter._check_prefix(text)', true, true),
