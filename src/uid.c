@@ -84,6 +84,9 @@ uid_shmem_startup(void)
 void
 _PG_init(void)
 {
+	/* needs no shared memory: also when a query loads uid (time_filter.c) */
+	UidTimeFilterInit();
+
 	/*
 	 * Not preloaded (CREATE EXTENSION or a decoder loaded us into a running
 	 * backend): there is no shared memory to set up, and PostgreSQL forbids
