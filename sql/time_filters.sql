@@ -79,7 +79,10 @@ EXPLAIN (COSTS OFF) SELECT * FROM tf WHERE uid_time(id) = '2026-03-05 12:00:00';
 EXPLAIN (COSTS OFF) SELECT * FROM tf WHERE '2026-03-05 12:00:00' <= uid_time(id);
 EXPLAIN (COSTS OFF) SELECT * FROM tf WHERE uid_time(id) BETWEEN '2026-03-05' AND '2026-03-06';
 EXPLAIN (COSTS OFF) SELECT * FROM tf WHERE (uid_decode(id)).ts >= '2026-03-05 12:00:00';
+-- An OR of ranges: a bitmap scan of each.
+SET enable_bitmapscan = on;
 EXPLAIN (COSTS OFF) SELECT * FROM tf WHERE uid_time(id) < '2026-03-02' OR uid_time(id) >= '2026-03-09';
+SET enable_bitmapscan = off;
 -- A stable expression is evaluated once, when the scan starts.
 EXPLAIN (COSTS OFF) SELECT * FROM tf WHERE uid_time(id) >= now() - interval '1 hour';
 EXPLAIN (COSTS OFF) SELECT * FROM tf WHERE uid_time(id) >= date_trunc('day', now())
@@ -103,7 +106,9 @@ EXPLAIN (COSTS OFF) SELECT * FROM tf_view WHERE created_at >= '2026-03-05 12:00:
 CREATE TABLE tf_w (start timestamptz, stop timestamptz);
 INSERT INTO tf_w VALUES ('2026-03-05 12:00:00', '2026-03-05 12:01:00');
 ANALYZE tf_w;
+SET enable_seqscan = on;
 EXPLAIN (COSTS OFF) SELECT * FROM tf_w JOIN tf ON uid_time(tf.id) >= tf_w.start AND uid_time(tf.id) < tf_w.stop;
+SET enable_seqscan = off;
 SELECT count(*) FROM tf_w JOIN tf ON uid_time(tf.id) >= tf_w.start AND uid_time(tf.id) < tf_w.stop;
 -- A primary key that leads with the ID.
 CREATE TABLE tf_pair (id bigint, k int, PRIMARY KEY (id, k));
@@ -216,7 +221,7 @@ INSERT INTO tf VALUES (4, '00000001-1893-11f1-8000-000000000000', -11);
 SELECT uuid_extract_timestamp('00000001-1893-11f1-8000-000000000000') >= '2026-03-05' AS v1_matches,
        '00000001-1893-11f1-8000-000000000000' > uuid7_last_before('2026-03-05') AS in_v7_range;
 EXPLAIN (COSTS OFF) SELECT * FROM tf WHERE uuid_extract_timestamp(u) >= '2026-03-05 12:00:00';
-SELECT pad FROM tf WHERE uuid_extract_timestamp(u) >= '2026-03-05' AND pad < 0 ORDER BY pad;
+SELECT pad FROM tf WHERE uuid_extract_timestamp(u) >= '2026-03-05' AND pad = -11;
 DELETE FROM tf WHERE id = 4;
 
 --
