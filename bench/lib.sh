@@ -54,6 +54,7 @@ CREATE SEQUENCE bench_seq;
 SELECT uid_ticket_create('bench_t', 1, 2);
 SELECT uid_ticket_create('bench_tb', 1, 2, 100);
 CREATE TABLE result (suite text, candidate text, clients int, round int, metric text, value float8);
+CREATE TABLE tf_plan (suite text, candidate text, baseline text, rewrite boolean, plan text);
 -- Milliseconds one statement takes, measured inside the server.
 CREATE FUNCTION bench_ms(stmt text) RETURNS float8 LANGUAGE plpgsql AS $$
 DECLARE t0 timestamptz;
@@ -172,6 +173,141 @@ SQL
 	done
 }
 
+# Time filters on IDs (src/time_filter.c): the natural filter against the
+# hand-written index form on the same table in the same run, and the natural
+# filter with uid.rewrite_time_filters = off (PostgreSQL's plan for it as
+# written).  name | baseline (the hand-written form it is compared with) | filter
+TF_CANDIDATES=(
+	"uid_time(id) >= t|id >= uid_from_time(t)|uid_time(id) >= :'t'"
+	"(uid_decode(id)).ts >= t|id >= uid_from_time(t)|(uid_decode(id)).ts >= :'t'"
+	"id >= uid_from_time(t)|id >= uid_from_time(t)|id >= uid_from_time(:'t')"
+	"uuid7_time(u) >= t|u >= uuid7_from_time(t)|uuid7_time(u) >= :'t'"
+	"uuid_extract_timestamp(u) >= t|u >= uuid7_from_time(t)|uuid_extract_timestamp(u) >= :'t'"
+	"u >= uuid7_from_time(t)|u >= uuid7_from_time(t)|u >= uuid7_from_time(:'t')"
+	"uid_time(id) >= now() - 7.2 h|id >= uid_from_time(now() - 7.2 h)|uid_time(id) >= now() - interval '7.2 hours'"
+	"id >= uid_from_time(now() - 7.2 h)|id >= uid_from_time(now() - 7.2 h)|id >= uid_from_time(now() - interval '7.2 hours')"
+)
+
+# The scan nodes of a statement's plan, e.g. "Index Only Scan" or
+# "Append: 2 x Index Only Scan (30 pruned)".
+bench_tf_setup_functions() {
+	q <<'SQL'
+CREATE FUNCTION bench_tf_ms(stmt text, rewrite boolean) RETURNS float8 LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM set_config('uid.rewrite_time_filters', rewrite::text, true);
+    RETURN bench_ms(stmt);
+END $$;
+CREATE FUNCTION bench_tf_plan(stmt text, rewrite boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    scans text[] := '{}';
+    removed int := 0;
+    appended boolean := false;
+BEGIN
+    PERFORM set_config('uid.rewrite_time_filters', rewrite::text, true);
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || stmt LOOP
+        IF line ~ 'Append' THEN appended := true; END IF;
+        IF line ~ 'Subplans Removed' THEN removed := substring(line FROM '\d+')::int; END IF;
+        IF line ~ 'Scan' THEN
+            scans := scans || regexp_replace(line, '^[ >-]*((Parallel )?(Index Only |Index |Bitmap Heap |Seq )Scan).*$', '\1');
+        END IF;
+    END LOOP;
+    IF appended THEN
+        RETURN format('Append: %s x %s (%s pruned at start)', cardinality(scans), scans[1], removed);
+    END IF;
+    RETURN scans[1];
+END $$;
+SQL
+}
+
+# A table of TFN rows over the last 30 days (a row every 1.3 s), with the
+# ID as primary key and a btree on a UUIDv7 of the same time; and the same
+# rows partitioned by day on the ID.  Filters select the last 1%.
+bench_time_filters() {
+	local r c name base filter stmt t tbl rewrite k
+	echo "time filters: $TFN rows, $ROUNDS_TF rounds of $TF_REPS runs per filter"
+	bench_tf_setup_functions
+	q <<SQL
+CREATE TABLE tfb (id bigint PRIMARY KEY, u uuid NOT NULL, pad int);
+INSERT INTO tfb
+SELECT uid_from_time(ts) + g % 4096, uuid7(ts), g
+FROM generate_series(1, $TFN) g,
+     LATERAL (SELECT now() - interval '30 days' + g * (interval '30 days' / $TFN) AS ts) s;
+CREATE INDEX tfb_u ON tfb (u);
+CREATE TABLE tfbp (id bigint NOT NULL, u uuid NOT NULL, pad int) PARTITION BY RANGE (id);
+DO \$\$
+DECLARE d date;
+BEGIN
+    FOR d IN SELECT generate_series(current_date - 31, current_date, interval '1 day')::date LOOP
+        EXECUTE format('CREATE TABLE %I PARTITION OF tfbp FOR VALUES FROM (%s) TO (%s)',
+                       'tfbp_' || to_char(d, 'YYYYMMDD'),
+                       uid_from_time(d::timestamptz), uid_from_time((d + 1)::timestamptz));
+    END LOOP;
+END \$\$;
+ALTER TABLE tfbp ADD PRIMARY KEY (id);
+INSERT INTO tfbp SELECT * FROM tfb;
+VACUUM ANALYZE tfb;
+VACUUM ANALYZE tfbp;
+SQL
+	# t: the time of the row 1% from the end (as now() - 7.2 h selects)
+	t=$(q -c "SELECT uid_time(id) FROM tfb ORDER BY id DESC OFFSET $((TFN / 100)) LIMIT 1")
+	echo "t = $t"
+	for ((r = 1; r <= ROUNDS_TF; r++)); do
+		for tbl in tfb tfbp; do
+			while IFS= read -r c; do
+				IFS='|' read -r name base filter <<<"$c"
+				# the partitioned copy has no index on u
+				[ "$tbl" = tfbp ] && [[ "$base" == u* ]] && continue
+				stmt="SELECT count(*) FROM $tbl WHERE ${filter//:\'t\'/\'$t\'}"
+				for rewrite in true false; do
+					# the hand-written forms are not rewritten: once is enough
+					[ "$rewrite" = false ] && [ "$name" = "$base" ] && continue
+					for ((k = 1; k <= TF_REPS; k++)); do
+						q -c "INSERT INTO result SELECT 'tf_$tbl', '$name', 1, $r, 'ms_rewrite_$rewrite',
+						        bench_tf_ms(\$q\$$stmt\$q\$, $rewrite)"
+					done
+					if [ "$r" = 1 ]; then
+						q -c "INSERT INTO tf_plan VALUES ('tf_$tbl', '$name', '$base', $rewrite,
+						        bench_tf_plan(\$q\$$stmt\$q\$, $rewrite))"
+					fi
+				done
+			done < <(rotated "$r" "${TF_CANDIDATES[@]}")
+		done
+	done
+}
+
+bench_report_time_filters() {
+	local tbl title
+	for tbl in tfb tfbp; do
+		if [ $tbl = tfb ]; then
+			title="$TFN rows, id bigint PRIMARY KEY, u uuid (btree), the last 1% by time"
+		else
+			title="the same rows partitioned by day on id (32 partitions, primary key on each)"
+		fi
+		echo
+		echo "## Time filters: $title"
+		echo
+		echo "Medians of $ROUNDS_TF x $TF_REPS runs (planning included). off: uid.rewrite_time_filters = off,"
+		echo "PostgreSQL's plan for the filter as written; x_hand: time / the hand-written form's."
+		echo
+		qh -F ' | ' -c "
+		  WITH m AS (SELECT candidate, metric, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v
+		             FROM result WHERE suite = 'tf_$tbl' GROUP BY 1, 2)
+		  SELECT p.candidate AS filter,
+		         off.plan AS plan_off, round(moff.v::numeric, 1) AS ms_off,
+		         round((moff.v / mb.v)::numeric, 1) AS x_hand_off,
+		         p.plan, round(mon.v::numeric, 1) AS ms,
+		         round((mon.v / mb.v)::numeric, 2) AS x_hand
+		  FROM tf_plan p
+		  LEFT JOIN tf_plan off ON off.suite = p.suite AND off.candidate = p.candidate AND NOT off.rewrite
+		  JOIN m mon ON mon.candidate = p.candidate AND mon.metric = 'ms_rewrite_true'
+		  LEFT JOIN m moff ON moff.candidate = p.candidate AND moff.metric = 'ms_rewrite_false'
+		  JOIN m mb ON mb.candidate = p.baseline AND mb.metric = 'ms_rewrite_true'
+		  WHERE p.suite = 'tf_$tbl' AND p.rewrite
+		  ORDER BY p.baseline, p.candidate = p.baseline, p.candidate" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	done
+}
+
 bench_report() {
 	local out=$1
 	q -c "CREATE VIEW med AS SELECT suite, candidate, clients, metric,
@@ -237,6 +373,7 @@ bench_report() {
 	         round(max(v) FILTER (WHERE metric = 'hwm_fsyncs_per_M')::numeric, 1) AS uid_hwm_fsyncs
 	  FROM med WHERE suite = 'durability' GROUP BY candidate ORDER BY candidate" |
 		sed 's/^/| /; s/$/ |/' | bench_md_table
+	bench_report_time_filters
 	} | tee "$out/report.md"
 	q -c "\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 }
@@ -275,18 +412,29 @@ GP
 
 bench_main() {
 	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_PGB=3 ROUNDS_INS=3 INSN=1000000 DURN=1000000
+	TFN=2000000 ROUNDS_TF=5 TF_REPS=5
 	if [ "${1:-}" = --quick ]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
+		ROUNDS_TF=2 TF_REPS=3
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
 	bench_start_server
+	# --time-filters: that suite alone
+	if [ "${1:-}" = --time-filters ]; then
+		bench_time_filters
+		echo
+		bench_report_time_filters | tee "$out/report.md"
+		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
+		return
+	fi
 	bench_percall
 	bench_ticket_blocks
 	bench_bulk_cap
 	bench_pgbench
 	bench_inserts
 	bench_durability
+	bench_time_filters
 	echo
 	bench_report "$out"
 	bench_plots "$out"

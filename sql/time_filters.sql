@@ -122,19 +122,19 @@ RESET enable_bitmapscan;
 -- before and just after the edges, outside the layout, infinite and NULL;
 -- as constants and as stable expressions evaluated at run time.
 --
-CREATE FUNCTION pg_temp.tf_ids(q text, rewrite boolean) RETURNS bigint[]
+CREATE FUNCTION pg_temp.tf_rows(q text, rewrite boolean) RETURNS int[]
 LANGUAGE plpgsql AS $$
 DECLARE
-    r bigint[];
+    r int[];
 BEGIN
     PERFORM set_config('uid.rewrite_time_filters', rewrite::text, true);
     PERFORM set_config('enable_seqscan', (NOT rewrite)::text, true);
-    EXECUTE 'SELECT coalesce(array_agg(id ORDER BY id), ''{}'') FROM tf WHERE ' || q INTO r;
+    EXECUTE 'SELECT coalesce(array_agg(pad ORDER BY pad), ''{}'') FROM ' || q INTO r;
     RETURN r;
 END
 $$;
 CREATE TEMP TABLE tf_cases AS
-SELECT format('%s %s %s', f, op, b) AS q
+SELECT format('tf WHERE %s %s %s', f, op, b) AS q
 FROM unnest(ARRAY['uid_time(id)', '(uid_decode(id)).ts', 'uuid7_time(u)']) f,
      unnest(ARRAY['<', '<=', '=', '>=', '>']) op,
      unnest(ARRAY['2026-03-05 12:00:00', '2026-03-05 11:59:59.999999', '2026-03-05 12:00:00.000001',
@@ -145,17 +145,17 @@ FROM unnest(ARRAY['uid_time(id)', '(uid_decode(id)).ts', 'uuid7_time(u)']) f,
      unnest(ARRAY[quote_literal(t) || '::timestamptz',
                   '(' || quote_literal(t) || '::timestamptz + interval ''0 s'')']) b
 UNION ALL
-SELECT format('%s %s (NULL::timestamptz + interval ''0 s'')', f, op)
+SELECT format('tf WHERE %s %s (NULL::timestamptz + interval ''0 s'')', f, op)
 FROM unnest(ARRAY['uid_time(id)', 'uuid7_time(u)']) f, unnest(ARRAY['<', '=', '>=']) op
 UNION ALL
-SELECT format('%s BETWEEN %L AND %L', f, a, b)
+SELECT format('tf WHERE %s BETWEEN %L AND %L', f, a, b)
 FROM unnest(ARRAY['uid_time(id)', 'uuid7_time(u)']) f,
      (VALUES ('2026-03-05 12:00:00', '2026-03-05 12:00:00'),
              ('2026-03-05 11:59:59.9995', '2026-03-05 12:00:00.0005'),
              ('2026-03-02', '2026-03-09')) v(a, b);
 SELECT count(*) AS cases,
-       count(*) FILTER (WHERE cardinality(pg_temp.tf_ids(q, false)) > 0) AS cases_with_rows,
-       count(*) FILTER (WHERE pg_temp.tf_ids(q, true) IS DISTINCT FROM pg_temp.tf_ids(q, false)) AS different
+       count(*) FILTER (WHERE cardinality(pg_temp.tf_rows(q, false)) > 0) AS cases_with_rows,
+       count(*) FILTER (WHERE pg_temp.tf_rows(q, true) IS DISTINCT FROM pg_temp.tf_rows(q, false)) AS different
 FROM tf_cases;
 -- The rows of the millisecond T, and of T exactly (none: a µs after T).
 SELECT pad FROM tf WHERE uid_time(id) = '2026-03-05 12:00:00' ORDER BY pad;
@@ -225,6 +225,55 @@ SELECT pad FROM tf WHERE uuid_extract_timestamp(u) >= '2026-03-05' AND pad = -11
 DELETE FROM tf WHERE id = 4;
 
 --
+-- A column declared to hold version 7 UUIDs only, by the CHECK constraint
+-- "uuid7_time(u) IS NOT NULL": the range is exact without a filter, and
+-- (uid_decode(u)).ts and uuid_extract_timestamp(u), which equal
+-- uuid7_time(u) there, are rewritten too.
+--
+CREATE TABLE tf_v7 (u uuid PRIMARY KEY CHECK (uuid7_time(u) IS NOT NULL), pad int);
+INSERT INTO tf_v7 SELECT u, pad FROM tf WHERE uuid7_time(u) IS NOT NULL;
+VACUUM ANALYZE tf_v7;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT * FROM tf_v7 WHERE uuid7_time(u) >= '2026-03-05 12:00:00';
+EXPLAIN (COSTS OFF) SELECT * FROM tf_v7 WHERE (uid_decode(u)).ts BETWEEN '2026-03-05' AND '2026-03-06';
+-- uuid_extract_timestamp(): uid's (before 17) and PostgreSQL's from 18 on
+-- decode version 7 UUIDs; 17's does not, and is left as written.
+CREATE FUNCTION pg_temp.plan_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    plan text := '';
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    RETURN plan;
+END
+$$;
+SELECT (uuid_extract_timestamp(uuid7_from_time('2026-03-05')) IS NOT NULL)
+       = (pg_temp.plan_of($$SELECT * FROM tf_v7 WHERE uuid_extract_timestamp(u) >= '2026-03-05 12:00:00'$$)
+          ~ 'Index Cond: \(u >= ') AS rewritten_where_it_decodes_v7;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT count(*) AS cases,
+       count(*) FILTER (WHERE pg_temp.tf_rows(q, true) IS DISTINCT FROM pg_temp.tf_rows(q, false)) AS different
+FROM (SELECT format('tf_v7 WHERE %s %s %L', f, op, t) AS q
+      FROM unnest(ARRAY['uuid7_time(u)', '(uid_decode(u)).ts', 'uuid_extract_timestamp(u)']) f,
+           unnest(ARRAY['<', '<=', '=', '>=', '>']) op,
+           unnest(ARRAY['2026-03-05 12:00:00', '2026-03-05 11:59:59.999999', '2026-03-05 12:00:00.0005',
+                        '1970-01-01', 'infinity', '-infinity']) t) c;
+-- The declaration holds: no other version gets in.
+INSERT INTO tf_v7 VALUES ('00000001-1893-11f1-8000-000000000000', -12);
+-- A NOT VALID constraint declares nothing about the rows already there.
+CREATE TABLE tf_v7_unchecked (u uuid PRIMARY KEY, pad int);
+ALTER TABLE tf_v7_unchecked ADD CHECK (uuid7_time(u) IS NOT NULL) NOT VALID;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT * FROM tf_v7_unchecked WHERE uuid7_time(u) >= '2026-03-05 12:00:00';
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+
+--
 -- Bad input.  uid_time() raises an error for a negative ID; the rewritten
 -- filters do not match negative IDs (an upper bound alone gets "id >= 0").
 --
@@ -289,4 +338,4 @@ CREATE TABLE tf_upart_0306 PARTITION OF tf_upart
 EXPLAIN (COSTS OFF) SELECT * FROM tf_upart WHERE uuid7_time(u) >= '2026-03-06';
 EXPLAIN (COSTS OFF) SELECT * FROM tf_upart WHERE uuid7_time(u) < '2026-03-06';
 
-DROP TABLE tf, tf_w, tf_pair, tf_expr, tf_heap, tf_part, tf_upart CASCADE;
+DROP TABLE tf, tf_w, tf_pair, tf_expr, tf_heap, tf_part, tf_upart, tf_v7, tf_v7_unchecked CASCADE;

@@ -90,22 +90,37 @@ COMMENT ON FUNCTION uuid7_last_at(timestamptz) IS
 'The highest UUIDv7 whose time is at or before ts (the last of its millisecond): for v7 UUIDs, uuid7_time(u) <= ts is u <= uuid7_last_at(ts). NULL before 1970.';
 
 -- A support function that answers no request: the planner calls it while it
--- simplifies a query naming one of these functions, which loads uid (and so
--- the rewrite) before the tables of that query are planned, also when uid is
--- not in shared_preload_libraries.  Not callable from SQL (internal).
+-- simplifies a query naming one of the time functions, which loads uid (and
+-- so the rewrite) before the tables of that query are planned, also when uid
+-- is not in shared_preload_libraries.  Not callable from SQL (internal).
 CREATE FUNCTION uid_time_filter_support(internal)
 RETURNS internal
 AS 'MODULE_PATHNAME', 'uid_time_filter_support'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION uid_time_filter_support(internal) IS
-'Planner support of uid_time(bigint), uuid7_time(uuid) and uid_decode(bigint): loads uid so that their comparisons with a timestamp become ranges on the ID.';
+'Planner support of uid_time, uuid7_time, uid_decode and uid''s uuid_extract_timestamp: loads uid so that their comparisons with a timestamp become ranges on the ID.';
 
 REVOKE ALL ON FUNCTION uid_time_filter_support(internal) FROM PUBLIC;
 
 ALTER FUNCTION @extschema@.uid_time(bigint) SUPPORT @extschema@.uid_time_filter_support;
 ALTER FUNCTION @extschema@.uuid7_time(uuid) SUPPORT @extschema@.uid_time_filter_support;
 ALTER FUNCTION @extschema@.uid_decode(bigint) SUPPORT @extschema@.uid_time_filter_support;
+ALTER FUNCTION @extschema@.uid_decode(uuid) SUPPORT @extschema@.uid_time_filter_support;
+
+-- uid's own uuid_extract_timestamp(uuid), on servers whose pg_catalog lacks
+-- one (before 17); pg_catalog's is not uid's to change.
+DO $uid$
+BEGIN
+    IF EXISTS (SELECT FROM pg_catalog.pg_depend d
+               JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname OPERATOR(pg_catalog.=) 'uid'
+               WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+                 AND d.objid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure('@extschema@.uuid_extract_timestamp(uuid)')
+                 AND d.deptype OPERATOR(pg_catalog.=) 'e') THEN
+        ALTER FUNCTION @extschema@.uuid_extract_timestamp(uuid) SUPPORT @extschema@.uid_time_filter_support;
+    END IF;
+END
+$uid$;
 
 
 

@@ -108,4 +108,16 @@ typedef get_relation_info_hook_type uid_rel_hook_type;
 	(pg_proc_aclcheck((funcid), GetUserId(), ACL_EXECUTE) == ACLCHECK_OK)
 #endif
 
+/*
+ * pg_catalog.uuid_extract_timestamp() decodes version 7 UUIDs from 18 on (17's
+ * decodes version 1 only; before 17 uid installs its own).  Its OID where it
+ * does, else InvalidOid (no function has it).
+ */
+#include "utils/fmgroids.h"
+#if PG_VERSION_NUM >= 180000
+#define UID_BUILTIN_UUID_EXTRACT_TIMESTAMP_V7 F_UUID_EXTRACT_TIMESTAMP
+#else
+#define UID_BUILTIN_UUID_EXTRACT_TIMESTAMP_V7 InvalidOid
+#endif
+
 #endif							/* UID_COMPAT_H */

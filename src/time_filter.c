@@ -11,10 +11,17 @@
  *			uid_time(id) =  t		id >= uid_first_at(t)		and id <= uid_last_at(t)
  *
  *		and the same for (uid_decode(id)).ts, and for uuid7_time(u) with the
- *		uuid7_* bounds plus the filter "uuid7_time(u) IS NOT NULL" (a UUID of
- *		another version can sort inside the range but has no v7 time).  The
- *		rewritten conditions serve btree and BRIN indexes on the column (and
- *		indexes that lead with it), row estimates from the column's
+ *		uuid7_* bounds plus the filter "uuid7_time(u) IS NOT NULL": a UUID of
+ *		another version can sort inside the range but has no v7 time.  A
+ *		table that declares its column to hold v7 UUIDs only, by the CHECK
+ *		constraint "uuid7_time(u) IS NOT NULL", needs no filter; there
+ *		uuid_extract_timestamp(u) and (uid_decode(u)).ts, which equal
+ *		uuid7_time(u) on v7 UUIDs, are rewritten too (elsewhere they are
+ *		not: they also decode version 1 UUIDs, whose time does not follow
+ *		their sort order, so no range of the column holds all matches).
+ *
+ *		The rewritten conditions serve btree and BRIN indexes on the column
+ *		(and indexes that lead with it), row estimates from the column's
  *		statistics, and partition pruning, as hand-written ones do: lower
  *		bounds are inclusive, so a range partition that ends where the range
  *		starts is pruned.
@@ -53,19 +60,21 @@
  * could differ between the two bounds of "="), "=" against values of other
  * tables (a hash or merge join on "=" beats two inequalities), comparisons
  * that an expression index on the time itself serves (the index stays in
- * use), and callers without EXECUTE on uid_time()/uuid7_time() (the original
- * call raises the error it would have raised).  uuid_extract_timestamp() and
- * (uid_decode(uuid)).ts are never rewritten: they decode version 1 UUIDs,
- * whose time does not follow their sort order, so no range of the column
- * holds all matching rows.
+ * use), and callers without EXECUTE on the time function (the original call
+ * raises the error it would have raised).
  *
  * No shared state.  uid.rewrite_time_filters (default on) turns it off.
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/nbtree.h"
 #include "access/stratnum.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_extension.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
@@ -75,10 +84,13 @@
 #include "optimizer/optimizer.h"
 #include "optimizer/planmain.h"
 #include "parser/parse_func.h"
+#include "parser/parsetree.h"
+#include "rewrite/rewriteManip.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 #include "utils/uuid.h"
@@ -289,7 +301,8 @@ static const struct
 
 /*
  * uid_time_filter_support(internal): attached to uid_time(bigint),
- * uuid7_time(uuid) and uid_decode(bigint).  It answers no request: its use
+ * uuid7_time(uuid), uid_decode(bigint), uid_decode(uuid) and uid's own
+ * uuid_extract_timestamp(uuid).  It answers no request: its use
  * is that the planner calls it while simplifying a query that names one of
  * them, which loads uid, and with it the rewrite below, before the planner
  * builds that query's tables.
@@ -315,10 +328,20 @@ typedef struct TimeComparison
 	UidIdKind	kind;
 	Expr	   *time;			/* uid_time(id) as written */
 	Expr	   *column;			/* id: a Var, possibly relabelled */
-	Oid			time_func;		/* uid_time, uuid7_time or uid_decode */
+	Oid			time_func;		/* uid_time, uuid7_time, uid_decode, ... */
+	bool		v7_only;		/* exact only on a column of v7 UUIDs */
 	int			strategy;		/* BTLessStrategyNumber ... */
 	Expr	   *bound;			/* t */
 } TimeComparison;
+
+/* What the rewrite of one table's conditions needs and reads once. */
+typedef struct RewriteContext
+{
+	PlannerInfo *root;
+	RelOptInfo *rel;
+	bool		checks_read;
+	List	   *checks;			/* TableChecks(), once read */
+} RewriteContext;
 
 /*
  * The C function behind funcid if it is one of uid's time functions (by its
@@ -355,7 +378,8 @@ UidTimeFunctionAddress(Oid funcid)
 	ReleaseSysCache(tup);
 	/* the symbol names first: fmgr_info loads the library of a C function */
 	ours = strcmp(src, "uid_time") == 0 || strcmp(src, "uuid7_time") == 0 ||
-		strcmp(src, "uid_decode") == 0;
+		strcmp(src, "uid_decode") == 0 || strcmp(src, "uid_decode_uuid") == 0 ||
+		strcmp(src, "uid_compat_uuid_extract_timestamp") == 0;
 	for (int k = 0; k < 2 && !ours; k++)
 		for (int b = 0; b < NUM_TIME_BOUNDS && !ours; b++)
 			ours = strcmp(src, bound_functions[k][b].name) == 0;
@@ -386,13 +410,18 @@ ColumnVar(Expr *column)
 }
 
 /*
- * Whether expr is the time of an ID column: uid_time(id),
- * (uid_decode(id)).ts or uuid7_time(u).  Fills kind, time, column, time_func.
+ * Whether expr is the time of an ID column: uid_time(id), (uid_decode(id)).ts
+ * or uuid7_time(u); or one that equals uuid7_time(u) on a column of version
+ * 7 UUIDs only (v7_only): uuid_extract_timestamp(u) (uid's, and
+ * PostgreSQL's from 18 on) and (uid_decode(u)).ts, which also decode
+ * version 1 UUIDs, whose time does not follow their sort order.  Fills
+ * kind, time, column, time_func and v7_only.
  */
 static bool
 MatchIdTime(Expr *expr, TimeComparison *tc)
 {
 	FuncExpr   *call;
+	bool		field_ts = false;
 	PGFunction	addr;
 	Node	   *arg;
 
@@ -400,20 +429,39 @@ MatchIdTime(Expr *expr, TimeComparison *tc)
 		call = (FuncExpr *) expr;
 	else if (IsA(expr, FieldSelect) && ((FieldSelect *) expr)->fieldnum == 1 &&
 			 IsA(((FieldSelect *) expr)->arg, FuncExpr))
+	{
+		/* field 1 of uid_decode(), by position whatever its name: ts */
 		call = (FuncExpr *) ((FieldSelect *) expr)->arg;
+		field_ts = true;
+	}
 	else
 		return false;
 	if (exprType((Node *) expr) != TIMESTAMPTZOID || list_length(call->args) != 1)
 		return false;
 
 	arg = linitial(call->args);
-	addr = UidTimeFunctionAddress(call->funcid);
-	if ((Expr *) call == expr && addr == uid_time && IsColumnOfType(arg, INT8OID))
+	tc->v7_only = false;
+	if (IsColumnOfType(arg, INT8OID))
+	{
+		addr = UidTimeFunctionAddress(call->funcid);
+		if (addr != (field_ts ? uid_decode : uid_time))
+			return false;
 		tc->kind = UID_ID_BIGINT;
-	else if ((Expr *) call != expr && addr == uid_decode && IsColumnOfType(arg, INT8OID))
-		tc->kind = UID_ID_BIGINT;	/* (uid_decode(id)).ts: field 1 is ts */
-	else if ((Expr *) call == expr && addr == uuid7_time && IsColumnOfType(arg, UUIDOID))
+	}
+	else if (IsColumnOfType(arg, UUIDOID))
+	{
+		if (!field_ts && call->funcid == UID_BUILTIN_UUID_EXTRACT_TIMESTAMP_V7)
+			tc->v7_only = true;
+		else
+		{
+			addr = UidTimeFunctionAddress(call->funcid);
+			if (field_ts ? addr != uid_decode_uuid :
+				addr != uuid7_time && addr != uid_compat_uuid_extract_timestamp)
+				return false;
+			tc->v7_only = addr != uuid7_time;
+		}
 		tc->kind = UID_ID_UUID7;
+	}
 	else
 		return false;
 	tc->time = expr;
@@ -509,28 +557,104 @@ TimeIsIndexed(RelOptInfo *rel, Expr *time)
 	return false;
 }
 
+/*
+ * The validated CHECK constraints of rel's table as implicitly AND-ed
+ * conditions on rel's columns, processed as the planner processes WHERE
+ * conditions (as its own get_relation_constraints does, which is not
+ * exported).  None for foreign tables, whose constraints nothing enforces,
+ * and NO INHERIT constraints only where the table's own rows are all read.
+ */
+static List *
+TableChecks(PlannerInfo *root, RelOptInfo *rel)
+{
+	RangeTblEntry *rte = planner_rt_fetch(rel->relid, root);
+	Relation	relation;
+	TupleConstr *constr;
+	List	   *result = NIL;
+
+	if (rte->rtekind != RTE_RELATION || rte->relkind == RELKIND_FOREIGN_TABLE)
+		return NIL;
+	relation = table_open(rte->relid, NoLock);	/* the planner holds a lock */
+	constr = relation->rd_att->constr;
+	for (int i = 0; constr != NULL && i < constr->num_check; i++)
+	{
+		Node	   *check;
+
+		/* NOT VALID, and NOT ENFORCED (18), constraints are not valid */
+		if (!constr->check[i].ccvalid || (constr->check[i].ccnoinherit && rte->inh))
+			continue;
+		check = stringToNode(constr->check[i].ccbin);
+		if (rel->relid != 1)
+			ChangeVarNodes(check, 1, rel->relid, 0);
+		check = eval_const_expressions(root, check);
+		check = (Node *) canonicalize_qual((Expr *) check, true);
+		result = list_concat(result, make_ands_implicit((Expr *) check));
+	}
+	table_close(relation, NoLock);
+	return result;
+}
+
+/*
+ * Whether the table declares that the column holds version 7 UUIDs only,
+ * by a CHECK constraint that implies "uuid7_time(u) IS NOT NULL" (such as
+ * that one).  Then a range of the column is exact without a filter.
+ */
+static bool
+ColumnIsAllV7(RewriteContext *cxt, Expr *v7_test)
+{
+	if (!cxt->checks_read)
+	{
+		cxt->checks = TableChecks(cxt->root, cxt->rel);
+		cxt->checks_read = true;
+	}
+	return cxt->checks != NIL && predicate_implied_by(list_make1(v7_test), cxt->checks, false);
+}
+
 /* ---- building the rewritten conditions ---- */
 
 /*
- * The bound function of uid's schema (that of time_func) for kind and bound,
- * if it is uid's and the user may execute it; InvalidOid otherwise (uid's
- * library is newer than its SQL objects until ALTER EXTENSION uid UPDATE; a
- * function of that name created by someone else is never called).
+ * The schema of the extension uid in this database, InvalidOid if it is not
+ * installed (as get_extension_schema, which 15 does not export).
  */
 static Oid
-UidBoundFunction(Oid time_func, UidIdKind kind, TimeBound bound)
+UidSchema(void)
 {
-	char	   *schema = get_namespace_name(get_func_namespace(time_func));
-	int			k = kind == UID_ID_UUID7 ? 1 : 0;
-	Oid			argtypes[1] = {TIMESTAMPTZOID};
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			schema = InvalidOid;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
+				CStringGetDatum("uid"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+		schema = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return schema;
+}
+
+/*
+ * uid's SQL function name(argtype), if it is there, is uid's and the user
+ * may execute it; InvalidOid otherwise (the library is newer than the SQL
+ * objects until ALTER EXTENSION uid UPDATE; a function of that name created
+ * by someone else is never called).
+ */
+static Oid
+UidFunction(const char *name, Oid argtype, PGFunction expected)
+{
+	Oid			schema = UidSchema();
+	char	   *schema_name = OidIsValid(schema) ? get_namespace_name(schema) : NULL;
 	Oid			funcid;
 
-	if (schema == NULL)
+	if (schema_name == NULL)
 		return InvalidOid;
-	funcid = LookupFuncName(list_make2(makeString(schema),
-									   makeString(pstrdup(bound_functions[k][bound].name))),
-							1, argtypes, true);
-	if (!OidIsValid(funcid) || UidTimeFunctionAddress(funcid) != bound_functions[k][bound].addr ||
+	funcid = LookupFuncName(list_make2(makeString(schema_name), makeString(pstrdup(name))),
+							1, &argtype, true);
+	if (!OidIsValid(funcid) || UidTimeFunctionAddress(funcid) != expected ||
 		!UidCanExecute(funcid))
 		return InvalidOid;
 	return funcid;
@@ -547,7 +671,9 @@ BoundComparison(PlannerInfo *root, TimeComparison *tc, TimeBound bound)
 	TypeCacheEntry *typentry = lookup_type_cache(type, TYPECACHE_BTREE_OPFAMILY);
 	int			strategy = IsFirstBound(bound) ? BTGreaterEqualStrategyNumber : BTLessEqualStrategyNumber;
 	Oid			opno = get_opfamily_member(typentry->btree_opf, type, type, strategy);
-	Oid			func = UidBoundFunction(tc->time_func, tc->kind, bound);
+	int			k = tc->kind == UID_ID_UUID7 ? 1 : 0;
+	Oid			func = UidFunction(bound_functions[k][bound].name, TIMESTAMPTZOID,
+								   bound_functions[k][bound].addr);
 	Expr	   *call;
 	OpExpr	   *op;
 
@@ -624,13 +750,21 @@ NonNegative(Expr *column)
 	return (Expr *) op;
 }
 
-/* "uuid7_time(u) IS NOT NULL": u is a version 7 UUID */
+/*
+ * "uuid7_time(u) IS NOT NULL": u is a version 7 UUID.  NULL if uid's
+ * uuid7_time() is not there to be called.
+ */
 static Expr *
-IsVersion7(Expr *time)
+IsVersion7(Expr *column)
 {
-	NullTest   *test = makeNode(NullTest);
+	Oid			func = UidFunction("uuid7_time", UUIDOID, uuid7_time);
+	NullTest   *test;
 
-	test->arg = copyObject(time);
+	if (!OidIsValid(func))
+		return NULL;
+	test = makeNode(NullTest);
+	test->arg = (Expr *) makeFuncExpr(func, TIMESTAMPTZOID, list_make1(copyObject(column)),
+									  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 	test->nulltesttype = IS_NOT_NULL;
 	test->argisrow = false;
 	test->location = -1;
@@ -650,17 +784,18 @@ ListHasEqual(List *list, void *node)
 	return false;
 }
 
-static Node *RewriteQualTree(PlannerInfo *root, RelOptInfo *rel, Node *node, bool *changed);
+static Node *RewriteQualTree(RewriteContext *cxt, Node *node, bool *changed);
 
 /*
  * One level of AND-ed conditions (a WHERE or ON list, or an arm of an OR):
  * the list with each time comparison on a column of rel replaced, then one
  * "id >= 0" per bigint column that got an upper bound and no lower bound,
- * and one "uuid7_time(u) IS NOT NULL" per UUID column.  Sets *changed if it
- * replaced anything; the list is returned as it was if not.
+ * and one "uuid7_time(u) IS NOT NULL" per UUID column not declared to hold
+ * version 7 UUIDs only.  Sets *changed if it replaced anything; the list is
+ * returned as it was if not.
  */
 static List *
-RewriteConjuncts(PlannerInfo *root, RelOptInfo *rel, List *conjuncts, bool *changed)
+RewriteConjuncts(RewriteContext *cxt, List *conjuncts, bool *changed)
 {
 	List	   *result = NIL;
 	List	   *lower_bounded = NIL;	/* bigint columns */
@@ -673,6 +808,7 @@ RewriteConjuncts(PlannerInfo *root, RelOptInfo *rel, List *conjuncts, bool *chan
 	{
 		Node	   *clause = (Node *) lfirst(lc);
 		TimeComparison tc;
+		Expr	   *v7_test = NULL;
 		List	   *replacement = NIL;
 		bool		lower = false,
 					upper = false;
@@ -680,18 +816,32 @@ RewriteConjuncts(PlannerInfo *root, RelOptInfo *rel, List *conjuncts, bool *chan
 		if (is_andclause(clause))
 		{
 			result = list_concat(result,
-								 RewriteConjuncts(root, rel, ((BoolExpr *) clause)->args, &any));
+								 RewriteConjuncts(cxt, ((BoolExpr *) clause)->args, &any));
 			continue;
 		}
 		if (is_orclause(clause))
 		{
-			result = lappend(result, RewriteQualTree(root, rel, clause, &any));
+			result = lappend(result, RewriteQualTree(cxt, clause, &any));
 			continue;
 		}
 		if (MatchTimeComparison(clause, &tc) &&
-			(Index) ColumnVar(tc.column)->varno == rel->relid &&
-			!TimeIsIndexed(rel, tc.time))
-			replacement = RewriteComparison(root, &tc, &lower, &upper);
+			(Index) ColumnVar(tc.column)->varno == cxt->rel->relid &&
+			!TimeIsIndexed(cxt->rel, tc.time))
+		{
+			bool		exact = true;
+
+			if (tc.kind == UID_ID_UUID7)
+			{
+				v7_test = IsVersion7(tc.column);
+				exact = v7_test != NULL;
+				if (exact && ColumnIsAllV7(cxt, v7_test))
+					v7_test = NULL;
+				else if (tc.v7_only)
+					exact = false;
+			}
+			if (exact)
+				replacement = RewriteComparison(cxt->root, &tc, &lower, &upper);
+		}
 		if (replacement == NIL)
 		{
 			result = lappend(result, clause);
@@ -699,14 +849,9 @@ RewriteConjuncts(PlannerInfo *root, RelOptInfo *rel, List *conjuncts, bool *chan
 		}
 		any = true;
 		result = list_concat(result, replacement);
-		if (tc.kind == UID_ID_UUID7)
-		{
-			Expr	   *test = IsVersion7(tc.time);
-
-			if (!ListHasEqual(v7_tests, test))
-				v7_tests = lappend(v7_tests, test);
-		}
-		else
+		if (v7_test != NULL && !ListHasEqual(v7_tests, v7_test))
+			v7_tests = lappend(v7_tests, v7_test);
+		if (tc.kind == UID_ID_BIGINT)
 		{
 			if (lower && !ListHasEqual(lower_bounded, tc.column))
 				lower_bounded = lappend(lower_bounded, tc.column);
@@ -733,7 +878,7 @@ RewriteConjuncts(PlannerInfo *root, RelOptInfo *rel, List *conjuncts, bool *chan
  * comparison gives false where the original gives NULL.
  */
 static Node *
-RewriteQualTree(PlannerInfo *root, RelOptInfo *rel, Node *node, bool *changed)
+RewriteQualTree(RewriteContext *cxt, Node *node, bool *changed)
 {
 	bool		any = false;
 	List	   *result;
@@ -744,7 +889,7 @@ RewriteQualTree(PlannerInfo *root, RelOptInfo *rel, Node *node, bool *changed)
 
 		result = NIL;
 		foreach(lc, ((BoolExpr *) node)->args)
-			result = lappend(result, RewriteQualTree(root, rel, (Node *) lfirst(lc), &any));
+			result = lappend(result, RewriteQualTree(cxt, (Node *) lfirst(lc), &any));
 		if (!any)
 			return node;
 		*changed = true;
@@ -752,13 +897,13 @@ RewriteQualTree(PlannerInfo *root, RelOptInfo *rel, Node *node, bool *changed)
 	}
 	if (is_andclause(node))
 	{
-		result = RewriteConjuncts(root, rel, ((BoolExpr *) node)->args, &any);
+		result = RewriteConjuncts(cxt, ((BoolExpr *) node)->args, &any);
 		if (!any)
 			return node;
 		*changed = true;
 		return (Node *) make_andclause(result);
 	}
-	result = RewriteConjuncts(root, rel, list_make1(node), &any);
+	result = RewriteConjuncts(cxt, list_make1(node), &any);
 	if (!any)
 		return node;
 	*changed = true;
@@ -767,11 +912,11 @@ RewriteQualTree(PlannerInfo *root, RelOptInfo *rel, Node *node, bool *changed)
 
 /*
  * Rewrites the conditions of the join tree (WHERE, JOIN ... ON) that compare
- * the time of a column of rel.  After preprocessing each is an implicitly
- * AND-ed list.
+ * the time of a column of cxt->rel.  After preprocessing each is an
+ * implicitly AND-ed list.
  */
 static void
-RewriteJoinTree(PlannerInfo *root, RelOptInfo *rel, Node *jtnode)
+RewriteJoinTree(RewriteContext *cxt, Node *jtnode)
 {
 	bool		changed = false;
 
@@ -783,18 +928,18 @@ RewriteJoinTree(PlannerInfo *root, RelOptInfo *rel, Node *jtnode)
 		ListCell   *lc;
 
 		foreach(lc, f->fromlist)
-			RewriteJoinTree(root, rel, (Node *) lfirst(lc));
+			RewriteJoinTree(cxt, (Node *) lfirst(lc));
 		if (f->quals != NULL && IsA(f->quals, List))
-			f->quals = (Node *) RewriteConjuncts(root, rel, (List *) f->quals, &changed);
+			f->quals = (Node *) RewriteConjuncts(cxt, (List *) f->quals, &changed);
 	}
 	else if (IsA(jtnode, JoinExpr))
 	{
 		JoinExpr   *j = (JoinExpr *) jtnode;
 
-		RewriteJoinTree(root, rel, j->larg);
-		RewriteJoinTree(root, rel, j->rarg);
+		RewriteJoinTree(cxt, j->larg);
+		RewriteJoinTree(cxt, j->rarg);
 		if (j->quals != NULL && IsA(j->quals, List))
-			j->quals = (Node *) RewriteConjuncts(root, rel, (List *) j->quals, &changed);
+			j->quals = (Node *) RewriteConjuncts(cxt, (List *) j->quals, &changed);
 	}
 }
 
@@ -812,7 +957,11 @@ uid_rel_hook_fn(UID_REL_HOOK_PARAMS)
 
 	if (uid_rewrite_time_filters && rel->reloptkind == RELOPT_BASEREL &&
 		root->parse->jointree != NULL)
-		RewriteJoinTree(root, rel, (Node *) root->parse->jointree);
+	{
+		RewriteContext cxt = {root, rel, false, NIL};
+
+		RewriteJoinTree(&cxt, (Node *) root->parse->jointree);
+	}
 }
 
 /* _PG_init: the setting and the hook, preloaded or not. */

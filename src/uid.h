@@ -242,5 +242,7 @@ extern void UidTimeFilterInit(void);
 extern PGDLLEXPORT Datum uid_time(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum uid_decode(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum uuid7_time(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_decode_uuid(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_compat_uuid_extract_timestamp(PG_FUNCTION_ARGS);
 
 #endif							/* UID_H */
