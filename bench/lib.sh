@@ -54,7 +54,6 @@ CREATE SEQUENCE bench_seq;
 SELECT uid_ticket_create('bench_t', 1, 2);
 SELECT uid_ticket_create('bench_tb', 1, 2, 100);
 CREATE TABLE result (suite text, candidate text, clients int, round int, metric text, value float8);
-CREATE TABLE tf_plan (suite text, candidate text, baseline text, rewrite boolean, plan text);
 -- Milliseconds one statement takes, measured inside the server.
 CREATE FUNCTION bench_ms(stmt text) RETURNS float8 LANGUAGE plpgsql AS $$
 DECLARE t0 timestamptz;
@@ -173,10 +172,11 @@ SQL
 	done
 }
 
-# Time filters on IDs (src/time_filter.c): the natural filter against the
-# hand-written index form on the same table in the same run, and the natural
-# filter with uid.rewrite_time_filters = off (PostgreSQL's plan for it as
-# written).  name | baseline (the hand-written form it is compared with) | filter
+# Time filters on IDs (src/time_filter.c): each natural filter against the
+# hand-written index form on the same column, run in pairs back to back so
+# that both see the same load, and the natural filter with
+# uid.rewrite_time_filters = off (PostgreSQL's plan for it as written).
+# name | the hand-written form it is compared with | filter (:'t' is t)
 TF_CANDIDATES=(
 	"uid_time(id) >= t|id >= uid_from_time(t)|uid_time(id) >= :'t'"
 	"(uid_decode(id)).ts >= t|id >= uid_from_time(t)|(uid_decode(id)).ts >= :'t'"
@@ -184,19 +184,46 @@ TF_CANDIDATES=(
 	"uuid7_time(u) >= t|u >= uuid7_from_time(t)|uuid7_time(u) >= :'t'"
 	"uuid_extract_timestamp(u) >= t|u >= uuid7_from_time(t)|uuid_extract_timestamp(u) >= :'t'"
 	"u >= uuid7_from_time(t)|u >= uuid7_from_time(t)|u >= uuid7_from_time(:'t')"
+	"uuid7_time(v) >= t|v >= uuid7_from_time(t)|uuid7_time(v) >= :'t'"
+	"uuid_extract_timestamp(v) >= t|v >= uuid7_from_time(t)|uuid_extract_timestamp(v) >= :'t'"
+	"v >= uuid7_from_time(t)|v >= uuid7_from_time(t)|v >= uuid7_from_time(:'t')"
 	"uid_time(id) >= now() - 7.2 h|id >= uid_from_time(now() - 7.2 h)|uid_time(id) >= now() - interval '7.2 hours'"
 	"id >= uid_from_time(now() - 7.2 h)|id >= uid_from_time(now() - 7.2 h)|id >= uid_from_time(now() - interval '7.2 hours')"
 )
 
-# The scan nodes of a statement's plan, e.g. "Index Only Scan" or
-# "Append: 2 x Index Only Scan (30 pruned)".
 bench_tf_setup_functions() {
 	q <<'SQL'
+CREATE TABLE tf_plan (suite text, candidate text, baseline text, rewrite boolean, plan text,
+                      PRIMARY KEY (suite, candidate, rewrite));
 CREATE FUNCTION bench_tf_ms(stmt text, rewrite boolean) RETURNS float8 LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM set_config('uid.rewrite_time_filters', rewrite::text, true);
     RETURN bench_ms(stmt);
 END $$;
+-- A filter and its hand-written form, n times each, interleaved (each
+-- first in turn) so that both see the same load: mean ms of each.  Both run
+-- once untimed first: a new session reads the catalogs on its first query.
+CREATE FUNCTION bench_tf_pair(stmt text, base text, n int,
+                              OUT ms float8, OUT base_ms float8) LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM bench_ms(stmt);
+    PERFORM bench_ms(base);
+    ms := 0;
+    base_ms := 0;
+    FOR i IN 1..n LOOP
+        IF i % 2 = 1 THEN
+            ms := ms + bench_ms(stmt);
+            base_ms := base_ms + bench_ms(base);
+        ELSE
+            base_ms := base_ms + bench_ms(base);
+            ms := ms + bench_ms(stmt);
+        END IF;
+    END LOOP;
+    ms := ms / n;
+    base_ms := base_ms / n;
+END $$;
+-- The scan nodes of a statement's plan: "Index Only Scan", or
+-- "Append: 1 x Index Only Scan (31 pruned at start)".
 CREATE FUNCTION bench_tf_plan(stmt text, rewrite boolean) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
@@ -220,21 +247,38 @@ END $$;
 SQL
 }
 
+# The statement of a candidate on table $1 at time $3 ($2: its name).
+tf_statement() {
+	local c name base filter
+	for c in "${TF_CANDIDATES[@]}"; do
+		IFS='|' read -r name base filter <<<"$c"
+		if [ "$name" = "$2" ]; then
+			echo "SELECT count(*) FROM $1 WHERE ${filter//:\'t\'/\'$3\'}"
+			return
+		fi
+	done
+}
+
 # A table of TFN rows over the last 30 days (a row every 1.3 s), with the
-# ID as primary key and a btree on a UUIDv7 of the same time; and the same
-# rows partitioned by day on the ID.  Filters select the last 1%.
+# ID as primary key and a btree on a UUIDv7 of the same time, u; v holds the
+# same UUIDs in a column declared v7-only (CHECK (uuid7_time(v) IS NOT
+# NULL)), with a btree of its own.  And the same rows partitioned by day on
+# the ID.  Filters select the last 1%.
 bench_time_filters() {
-	local r c name base filter stmt t tbl rewrite k
-	echo "time filters: $TFN rows, $ROUNDS_TF rounds of $TF_REPS runs per filter"
+	local r c name base filter stmt bstmt t tbl k
+	echo "time filters: $TFN rows, $ROUNDS_TF rounds of $TF_REPS x $TF_PAIRS pairs per filter"
 	bench_tf_setup_functions
 	q <<SQL
-CREATE TABLE tfb (id bigint PRIMARY KEY, u uuid NOT NULL, pad int);
+CREATE TABLE tfb (id bigint PRIMARY KEY, u uuid NOT NULL, pad int,
+                  v uuid NOT NULL CHECK (uuid7_time(v) IS NOT NULL));
 INSERT INTO tfb
-SELECT uid_from_time(ts) + g % 4096, uuid7(ts), g
+SELECT uid_from_time(ts) + g % 4096, u, g, u
 FROM generate_series(1, $TFN) g,
-     LATERAL (SELECT now() - interval '30 days' + g * (interval '30 days' / $TFN) AS ts) s;
+     LATERAL (SELECT now() - interval '30 days' + g * (interval '30 days' / $TFN) AS ts) s,
+     LATERAL (SELECT uuid7(ts) AS u) w;
 CREATE INDEX tfb_u ON tfb (u);
-CREATE TABLE tfbp (id bigint NOT NULL, u uuid NOT NULL, pad int) PARTITION BY RANGE (id);
+CREATE INDEX tfb_v ON tfb (v);
+CREATE TABLE tfbp (id bigint NOT NULL, u uuid NOT NULL, pad int, v uuid NOT NULL) PARTITION BY RANGE (id);
 DO \$\$
 DECLARE d date;
 BEGIN
@@ -256,21 +300,33 @@ SQL
 		for tbl in tfb tfbp; do
 			while IFS= read -r c; do
 				IFS='|' read -r name base filter <<<"$c"
-				# the partitioned copy has no index on u
-				[ "$tbl" = tfbp ] && [[ "$base" == u* ]] && continue
-				stmt="SELECT count(*) FROM $tbl WHERE ${filter//:\'t\'/\'$t\'}"
-				for rewrite in true false; do
-					# the hand-written forms are not rewritten: once is enough
-					[ "$rewrite" = false ] && [ "$name" = "$base" ] && continue
-					for ((k = 1; k <= TF_REPS; k++)); do
-						q -c "INSERT INTO result SELECT 'tf_$tbl', '$name', 1, $r, 'ms_rewrite_$rewrite',
-						        bench_tf_ms(\$q\$$stmt\$q\$, $rewrite)"
-					done
-					if [ "$r" = 1 ]; then
-						q -c "INSERT INTO tf_plan VALUES ('tf_$tbl', '$name', '$base', $rewrite,
-						        bench_tf_plan(\$q\$$stmt\$q\$, $rewrite))"
-					fi
+				# the partitioned copy has no index on u or v
+				[ "$tbl" = tfbp ] && [[ "$base" != id* ]] && continue
+				[ "$name" = "$base" ] && continue
+				stmt=$(tf_statement "$tbl" "$name" "$t")
+				bstmt=$(tf_statement "$tbl" "$base" "$t")
+				# interleaved with the hand-written form
+				for ((k = 1; k <= TF_REPS; k++)); do
+					q -c "WITH p AS (SELECT * FROM bench_tf_pair(\$q\$$stmt\$q\$, \$q\$$bstmt\$q\$, $TF_PAIRS))
+					      INSERT INTO result
+					      SELECT 'tf_$tbl', m.c, 1, $r, m.metric, m.v
+					      FROM p, LATERAL (VALUES ('$name', 'ms', p.ms), ('$base', 'ms', p.base_ms),
+					                              ('$name', 'x_hand', p.ms / p.base_ms)) m(c, metric, v)"
 				done
+				# off: the filter as written (fewer runs: some take seconds)
+				for ((k = 1; k <= TF_REPS_OFF; k++)); do
+					q -c "INSERT INTO result SELECT 'tf_$tbl', '$name', 1, $r, 'ms_off',
+					        bench_tf_ms(\$q\$$stmt\$q\$, false)"
+				done
+				if [ "$r" = 1 ]; then
+					q -c "INSERT INTO tf_plan VALUES
+					        ('tf_$tbl', '$name', '$base', true, bench_tf_plan(\$q\$$stmt\$q\$, true)),
+					        ('tf_$tbl', '$name', '$base', false, bench_tf_plan(\$q\$$stmt\$q\$, false))
+					      ON CONFLICT DO NOTHING;
+					      INSERT INTO tf_plan VALUES
+					        ('tf_$tbl', '$base', '$base', true, bench_tf_plan(\$q\$$bstmt\$q\$, true))
+					      ON CONFLICT DO NOTHING"
+				fi
 			done < <(rotated "$r" "${TF_CANDIDATES[@]}")
 		done
 	done
@@ -287,22 +343,24 @@ bench_report_time_filters() {
 		echo
 		echo "## Time filters: $title"
 		echo
-		echo "Medians of $ROUNDS_TF x $TF_REPS runs (planning included). off: uid.rewrite_time_filters = off,"
-		echo "PostgreSQL's plan for the filter as written; x_hand: time / the hand-written form's."
+		echo "Each filter runs $ROUNDS_TF x $TF_REPS x $TF_PAIRS times interleaved with the hand-written form on"
+		echo "the same column (planning included); ms: median of the means of $TF_PAIRS runs; x_hand: median"
+		echo "of the ratios of those means. off: with"
+		echo "uid.rewrite_time_filters = off, PostgreSQL's plan for the filter as written"
+		echo "($ROUNDS_TF x $TF_REPS_OFF runs). v: the same UUIDs as u in a column declared v7-only."
 		echo
 		qh -F ' | ' -c "
 		  WITH m AS (SELECT candidate, metric, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v
 		             FROM result WHERE suite = 'tf_$tbl' GROUP BY 1, 2)
 		  SELECT p.candidate AS filter,
 		         off.plan AS plan_off, round(moff.v::numeric, 1) AS ms_off,
-		         round((moff.v / mb.v)::numeric, 1) AS x_hand_off,
 		         p.plan, round(mon.v::numeric, 1) AS ms,
-		         round((mon.v / mb.v)::numeric, 2) AS x_hand
+		         coalesce(round(mx.v::numeric, 2), 1) AS x_hand
 		  FROM tf_plan p
 		  LEFT JOIN tf_plan off ON off.suite = p.suite AND off.candidate = p.candidate AND NOT off.rewrite
-		  JOIN m mon ON mon.candidate = p.candidate AND mon.metric = 'ms_rewrite_true'
-		  LEFT JOIN m moff ON moff.candidate = p.candidate AND moff.metric = 'ms_rewrite_false'
-		  JOIN m mb ON mb.candidate = p.baseline AND mb.metric = 'ms_rewrite_true'
+		  JOIN m mon ON mon.candidate = p.candidate AND mon.metric = 'ms'
+		  LEFT JOIN m moff ON moff.candidate = p.candidate AND moff.metric = 'ms_off'
+		  LEFT JOIN m mx ON mx.candidate = p.candidate AND mx.metric = 'x_hand'
 		  WHERE p.suite = 'tf_$tbl' AND p.rewrite
 		  ORDER BY p.baseline, p.candidate = p.baseline, p.candidate" | sed 's/^/| /; s/$/ |/' | bench_md_table
 	done
@@ -412,10 +470,10 @@ GP
 
 bench_main() {
 	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_PGB=3 ROUNDS_INS=3 INSN=1000000 DURN=1000000
-	TFN=2000000 ROUNDS_TF=5 TF_REPS=5
+	TFN=2000000 ROUNDS_TF=5 TF_REPS=4 TF_PAIRS=10 TF_REPS_OFF=2
 	if [ "${1:-}" = --quick ]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
-		ROUNDS_TF=2 TF_REPS=3
+		ROUNDS_TF=2 TF_REPS=2 TF_PAIRS=5 TF_REPS_OFF=1
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
