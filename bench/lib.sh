@@ -482,7 +482,13 @@ bench_main() {
 	if [ "${1:-}" = --time-filters ]; then
 		bench_time_filters
 		echo
-		bench_report_time_filters | tee "$out/report.md"
+		{
+		echo "# uid benchmark: time filters"
+		echo
+		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
+		echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+		bench_report_time_filters
+		} | tee "$out/report.md"
 		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 		return
 	fi
