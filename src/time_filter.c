@@ -239,53 +239,21 @@ Uuid7BoundDatum(FunctionCallInfo fcinfo, TimeBound bound)
  * highest ID whose time is before t, for "<"; uid_last_at(t): for "<=".
  * NULL when there is no such ID.  uuid7_*: the same for version 7 UUIDs.
  */
-Datum
-uid_first_at(PG_FUNCTION_ARGS)
-{
-	return UidBoundDatum(fcinfo, FIRST_AT);
+#define UID_BOUND_FUNCTION(name, datum_of, bound) \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	return datum_of(fcinfo, bound); \
 }
 
-Datum
-uid_first_after(PG_FUNCTION_ARGS)
-{
-	return UidBoundDatum(fcinfo, FIRST_AFTER);
-}
-
-Datum
-uid_last_before(PG_FUNCTION_ARGS)
-{
-	return UidBoundDatum(fcinfo, LAST_BEFORE);
-}
-
-Datum
-uid_last_at(PG_FUNCTION_ARGS)
-{
-	return UidBoundDatum(fcinfo, LAST_AT);
-}
-
-Datum
-uuid7_first_at(PG_FUNCTION_ARGS)
-{
-	return Uuid7BoundDatum(fcinfo, FIRST_AT);
-}
-
-Datum
-uuid7_first_after(PG_FUNCTION_ARGS)
-{
-	return Uuid7BoundDatum(fcinfo, FIRST_AFTER);
-}
-
-Datum
-uuid7_last_before(PG_FUNCTION_ARGS)
-{
-	return Uuid7BoundDatum(fcinfo, LAST_BEFORE);
-}
-
-Datum
-uuid7_last_at(PG_FUNCTION_ARGS)
-{
-	return Uuid7BoundDatum(fcinfo, LAST_AT);
-}
+UID_BOUND_FUNCTION(uid_first_at, UidBoundDatum, FIRST_AT)
+UID_BOUND_FUNCTION(uid_first_after, UidBoundDatum, FIRST_AFTER)
+UID_BOUND_FUNCTION(uid_last_before, UidBoundDatum, LAST_BEFORE)
+UID_BOUND_FUNCTION(uid_last_at, UidBoundDatum, LAST_AT)
+UID_BOUND_FUNCTION(uuid7_first_at, Uuid7BoundDatum, FIRST_AT)
+UID_BOUND_FUNCTION(uuid7_first_after, Uuid7BoundDatum, FIRST_AFTER)
+UID_BOUND_FUNCTION(uuid7_last_before, Uuid7BoundDatum, LAST_BEFORE)
+UID_BOUND_FUNCTION(uuid7_last_at, Uuid7BoundDatum, LAST_AT)
 
 /* The bound functions by ID kind (bigint, UUID) and bound, for the rewrite. */
 static const struct
