@@ -285,9 +285,9 @@ uid_time_filter_support(PG_FUNCTION_ARGS)
 
 typedef enum UidIdKind
 {
-	UID_ID_NONE,
 	UID_ID_BIGINT,				/* uid_time(id), (uid_decode(id)).ts */
-	UID_ID_UUID7				/* uuid7_time(u) */
+	UID_ID_UUID7				/* uuid7_time(u), and on v7-only columns
+								 * uuid_extract_timestamp(u), (uid_decode(u)).ts */
 } UidIdKind;
 
 /* One comparison of an ID's time with a timestamp, time on the left. */
@@ -312,9 +312,9 @@ typedef struct RewriteContext
 } RewriteContext;
 
 /*
- * The C function behind funcid if it is one of uid's time functions (by its
- * address, so that a function of another library or language with the same
- * name never passes), else NULL.
+ * The C function behind funcid if it is one of uid's time or bound functions,
+ * else NULL.  The caller compares the address, so that a function of another
+ * library or language with the same name never passes.
  */
 static PGFunction
 UidTimeFunctionAddress(Oid funcid)
