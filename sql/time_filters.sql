@@ -39,6 +39,19 @@ SELECT uuid7_first_at('2026-03-05 12:00:00') = uuid7_from_time('2026-03-05 12:00
 SELECT uid_first_at(NULL), uid_first_after(NULL), uid_last_before(NULL), uid_last_at(NULL),
        uuid7_first_at(NULL), uuid7_first_after(NULL), uuid7_last_before(NULL), uuid7_last_at(NULL);
 
+-- The support function that loads uid for the planner is attached to each
+-- time function uid owns (uuid_extract_timestamp(uuid) where uid created
+-- it, before 17), and to nothing of pg_catalog.
+SELECT p.oid::regprocedure AS uid_function_without_support
+FROM pg_proc p
+JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid'
+WHERE p.proname IN ('uid_time', 'uuid7_time', 'uid_decode', 'uuid_extract_timestamp')
+  AND p.prosupport <> 'uid_time_filter_support'::regproc;
+SELECT count(*) AS pg_catalog_functions_with_it
+FROM pg_proc WHERE prosupport = 'uid_time_filter_support'::regproc
+  AND pronamespace = 'pg_catalog'::regnamespace;
+
 --
 -- A table of 20000 IDs (one every 40 s from 2026-03-01), with rows on the
 -- edges of the millisecond T = 2026-03-05 12:00:00: the last ID of the
