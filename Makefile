@@ -15,6 +15,7 @@ OBJS = \
 	src/lease.o \
 	src/lease_store.o \
 	src/tickets.o \
+	src/counters.o \
 	src/time_filter.o
 
 # The 1.0 install script and the upgrade scripts from it, as they shipped:
