@@ -557,7 +557,8 @@ ALTER FUNCTION @extschema@.uid_decode(uuid) SUPPORT @extschema@.uid_time_filter_
 DO $uid$
 BEGIN
     IF EXISTS (SELECT FROM pg_catalog.pg_depend d
-               JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname OPERATOR(pg_catalog.=) 'uid'
+               JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+                                              AND e.extname OPERATOR(pg_catalog.=) 'uid'
                WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
                  AND d.objid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure('@extschema@.uuid_extract_timestamp(uuid)')
                  AND d.deptype OPERATOR(pg_catalog.=) 'e') THEN
