@@ -18,7 +18,8 @@ OBJS = \
 	src/counters.o \
 	src/text_forms.o \
 	src/ff1.o \
-	src/mask.o
+	src/mask.o \
+	src/time_filter.o
 
 # The 1.0 install script and the upgrade scripts from it, as they shipped:
 # CREATE EXTENSION uid runs uid--1.0.sql, then each upgrade to

@@ -240,6 +240,200 @@ SQL
 	done
 }
 
+# Time filters on IDs (src/time_filter.c): each natural filter against the
+# hand-written index form on the same column, run in pairs back to back so
+# that both see the same load, and the natural filter with
+# uid.rewrite_time_filters = off (PostgreSQL's plan for it as written).
+# name | the hand-written form it is compared with | filter (:'t' is t)
+TF_CANDIDATES=(
+	"uid_time(id) >= t|id >= uid_from_time(t)|uid_time(id) >= :'t'"
+	"(uid_decode(id)).ts >= t|id >= uid_from_time(t)|(uid_decode(id)).ts >= :'t'"
+	"id >= uid_from_time(t)|id >= uid_from_time(t)|id >= uid_from_time(:'t')"
+	"uuid7_time(u) >= t|u >= uuid7_from_time(t)|uuid7_time(u) >= :'t'"
+	"uuid_extract_timestamp(u) >= t|u >= uuid7_from_time(t)|uuid_extract_timestamp(u) >= :'t'"
+	"u >= uuid7_from_time(t)|u >= uuid7_from_time(t)|u >= uuid7_from_time(:'t')"
+	"uuid7_time(v) >= t|v >= uuid7_from_time(t)|uuid7_time(v) >= :'t'"
+	"uuid_extract_timestamp(v) >= t|v >= uuid7_from_time(t)|uuid_extract_timestamp(v) >= :'t'"
+	"v >= uuid7_from_time(t)|v >= uuid7_from_time(t)|v >= uuid7_from_time(:'t')"
+	"uid_time(id) >= now() - 7.2 h|id >= uid_from_time(now() - 7.2 h)|uid_time(id) >= now() - interval '7.2 hours'"
+	"id >= uid_from_time(now() - 7.2 h)|id >= uid_from_time(now() - 7.2 h)|id >= uid_from_time(now() - interval '7.2 hours')"
+)
+
+bench_tf_setup_functions() {
+	q <<'SQL'
+CREATE TABLE tf_plan (suite text, candidate text, baseline text, rewrite boolean, plan text,
+                      PRIMARY KEY (suite, candidate, rewrite));
+CREATE FUNCTION bench_tf_ms(stmt text, rewrite boolean) RETURNS float8 LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM set_config('uid.rewrite_time_filters', rewrite::text, true);
+    RETURN bench_ms(stmt);
+END $$;
+-- A filter and its hand-written form, n times each, interleaved (each
+-- first in turn) so that both see the same load: mean ms of each.  Both run
+-- once untimed first: a new session reads the catalogs on its first query.
+CREATE FUNCTION bench_tf_pair(stmt text, base text, n int,
+                              OUT ms float8, OUT base_ms float8) LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM bench_ms(stmt);
+    PERFORM bench_ms(base);
+    ms := 0;
+    base_ms := 0;
+    FOR i IN 1..n LOOP
+        IF i % 2 = 1 THEN
+            ms := ms + bench_ms(stmt);
+            base_ms := base_ms + bench_ms(base);
+        ELSE
+            base_ms := base_ms + bench_ms(base);
+            ms := ms + bench_ms(stmt);
+        END IF;
+    END LOOP;
+    ms := ms / n;
+    base_ms := base_ms / n;
+END $$;
+-- The scan nodes of a statement's plan: "Index Only Scan", or
+-- "Append: 1 x Index Only Scan (31 pruned at start)".
+CREATE FUNCTION bench_tf_plan(stmt text, rewrite boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    scans text[] := '{}';
+    removed int := 0;
+    appended boolean := false;
+BEGIN
+    PERFORM set_config('uid.rewrite_time_filters', rewrite::text, true);
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || stmt LOOP
+        IF line ~ 'Append' THEN appended := true; END IF;
+        IF line ~ 'Subplans Removed' THEN removed := substring(line FROM '\d+')::int; END IF;
+        IF line ~ 'Scan' THEN
+            scans := scans || regexp_replace(line, '^[ >-]*((Parallel )?(Index Only |Index |Bitmap Heap |Seq )Scan).*$', '\1');
+        END IF;
+    END LOOP;
+    IF appended THEN
+        RETURN format('Append: %s x %s (%s pruned at start)', cardinality(scans), scans[1], removed);
+    END IF;
+    RETURN scans[1];
+END $$;
+SQL
+}
+
+# The statement of a candidate on table $1 at time $3 ($2: its name).
+tf_statement() {
+	local c name base filter
+	for c in "${TF_CANDIDATES[@]}"; do
+		IFS='|' read -r name base filter <<<"$c"
+		if [ "$name" = "$2" ]; then
+			echo "SELECT count(*) FROM $1 WHERE ${filter//:\'t\'/\'$3\'}"
+			return
+		fi
+	done
+}
+
+# A table of TFN rows over the last 30 days (a row every 1.3 s), with the
+# ID as primary key and a btree on a UUIDv7 of the same time, u; v holds the
+# same UUIDs in a column declared v7-only (CHECK (uuid7_time(v) IS NOT
+# NULL)), with a btree of its own.  And the same rows partitioned by day on
+# the ID.  Filters select the last 1%.
+bench_time_filters() {
+	local r c name base filter stmt bstmt t tbl k
+	echo "time filters: $TFN rows, $ROUNDS_TF rounds of $TF_REPS x $TF_PAIRS pairs per filter"
+	bench_tf_setup_functions
+	q <<SQL
+CREATE TABLE tfb (id bigint PRIMARY KEY, u uuid NOT NULL, pad int,
+                  v uuid NOT NULL CHECK (uuid7_time(v) IS NOT NULL));
+INSERT INTO tfb
+SELECT uid_from_time(ts) + g % 4096, u, g, u
+FROM generate_series(1, $TFN) g,
+     LATERAL (SELECT now() - interval '30 days' + g * (interval '30 days' / $TFN) AS ts) s,
+     LATERAL (SELECT uuid7(ts) AS u) w;
+CREATE INDEX tfb_u ON tfb (u);
+CREATE INDEX tfb_v ON tfb (v);
+CREATE TABLE tfbp (id bigint NOT NULL, u uuid NOT NULL, pad int, v uuid NOT NULL) PARTITION BY RANGE (id);
+DO \$\$
+DECLARE d date;
+BEGIN
+    FOR d IN SELECT generate_series(current_date - 31, current_date, interval '1 day')::date LOOP
+        EXECUTE format('CREATE TABLE %I PARTITION OF tfbp FOR VALUES FROM (%s) TO (%s)',
+                       'tfbp_' || to_char(d, 'YYYYMMDD'),
+                       uid_from_time(d::timestamptz), uid_from_time((d + 1)::timestamptz));
+    END LOOP;
+END \$\$;
+ALTER TABLE tfbp ADD PRIMARY KEY (id);
+INSERT INTO tfbp SELECT * FROM tfb;
+VACUUM ANALYZE tfb;
+VACUUM ANALYZE tfbp;
+SQL
+	# t: the time of the row 1% from the end (as now() - 7.2 h selects)
+	t=$(q -c "SELECT uid_time(id) FROM tfb ORDER BY id DESC OFFSET $((TFN / 100)) LIMIT 1")
+	echo "t = $t"
+	for ((r = 1; r <= ROUNDS_TF; r++)); do
+		for tbl in tfb tfbp; do
+			while IFS= read -r c; do
+				IFS='|' read -r name base filter <<<"$c"
+				# the partitioned copy has no index on u or v
+				[ "$tbl" = tfbp ] && [[ "$base" != id* ]] && continue
+				[ "$name" = "$base" ] && continue
+				stmt=$(tf_statement "$tbl" "$name" "$t")
+				bstmt=$(tf_statement "$tbl" "$base" "$t")
+				# interleaved with the hand-written form
+				for ((k = 1; k <= TF_REPS; k++)); do
+					q -c "WITH p AS (SELECT * FROM bench_tf_pair(\$q\$$stmt\$q\$, \$q\$$bstmt\$q\$, $TF_PAIRS))
+					      INSERT INTO result
+					      SELECT 'tf_$tbl', m.c, 1, $r, m.metric, m.v
+					      FROM p, LATERAL (VALUES ('$name', 'ms', p.ms), ('$base', 'ms', p.base_ms),
+					                              ('$name', 'x_hand', p.ms / p.base_ms)) m(c, metric, v)"
+				done
+				# off: the filter as written (fewer runs: some take seconds)
+				for ((k = 1; k <= TF_REPS_OFF; k++)); do
+					q -c "INSERT INTO result SELECT 'tf_$tbl', '$name', 1, $r, 'ms_off',
+					        bench_tf_ms(\$q\$$stmt\$q\$, false)"
+				done
+				if [ "$r" = 1 ]; then
+					q -c "INSERT INTO tf_plan VALUES
+					        ('tf_$tbl', '$name', '$base', true, bench_tf_plan(\$q\$$stmt\$q\$, true)),
+					        ('tf_$tbl', '$name', '$base', false, bench_tf_plan(\$q\$$stmt\$q\$, false))
+					      ON CONFLICT DO NOTHING;
+					      INSERT INTO tf_plan VALUES
+					        ('tf_$tbl', '$base', '$base', true, bench_tf_plan(\$q\$$bstmt\$q\$, true))
+					      ON CONFLICT DO NOTHING"
+				fi
+			done < <(rotated "$r" "${TF_CANDIDATES[@]}")
+		done
+	done
+}
+
+bench_report_time_filters() {
+	local tbl title
+	for tbl in tfb tfbp; do
+		if [ $tbl = tfb ]; then
+			title="$TFN rows, id bigint PRIMARY KEY, u uuid (btree), the last 1% by time"
+		else
+			title="the same rows partitioned by day on id (32 partitions, primary key on each)"
+		fi
+		echo
+		echo "## Time filters: $title"
+		echo
+		echo "Each filter runs $ROUNDS_TF x $TF_REPS x $TF_PAIRS times interleaved with the hand-written form on"
+		echo "the same column (planning included); ms: median of the means of $TF_PAIRS runs; x_hand: median"
+		echo "of the ratios of those means. off: with"
+		echo "uid.rewrite_time_filters = off, PostgreSQL's plan for the filter as written"
+		echo "($ROUNDS_TF x $TF_REPS_OFF runs). v: the same UUIDs as u in a column declared v7-only."
+		echo
+		qh -F ' | ' -c "
+		  WITH m AS (SELECT candidate, metric, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v
+		             FROM result WHERE suite = 'tf_$tbl' GROUP BY 1, 2)
+		  SELECT p.candidate AS filter,
+		         off.plan AS plan_off, round(moff.v::numeric, 1) AS ms_off,
+		         p.plan, round(mon.v::numeric, 1) AS ms,
+		         coalesce(round(mx.v::numeric, 2), 1) AS x_hand
+		  FROM tf_plan p
+		  LEFT JOIN tf_plan off ON off.suite = p.suite AND off.candidate = p.candidate AND NOT off.rewrite
+		  JOIN m mon ON mon.candidate = p.candidate AND mon.metric = 'ms'
+		  LEFT JOIN m moff ON moff.candidate = p.candidate AND moff.metric = 'ms_off'
+		  LEFT JOIN m mx ON mx.candidate = p.candidate AND mx.metric = 'x_hand'
+		  WHERE p.suite = 'tf_$tbl' AND p.rewrite
+		  ORDER BY p.baseline, p.candidate = p.baseline, p.candidate" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	done
+}
+
 bench_report() {
 	local out=$1
 	q -c "CREATE VIEW med AS SELECT suite, candidate, clients, metric,
@@ -331,6 +525,7 @@ bench_report() {
 	         round(max(v) FILTER (WHERE metric = 'hwm_fsyncs_per_M')::numeric, 1) AS uid_hwm_fsyncs
 	  FROM med WHERE suite = 'durability' GROUP BY candidate ORDER BY candidate" |
 		sed 's/^/| /; s/$/ |/' | bench_md_table
+	bench_report_time_filters
 	} | tee "$out/report.md"
 	q -c "\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 }
@@ -369,12 +564,28 @@ GP
 
 bench_main() {
 	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_PGB=3 ROUNDS_INS=3 INSN=1000000 DURN=1000000
+	TFN=2000000 ROUNDS_TF=5 TF_REPS=4 TF_PAIRS=10 TF_REPS_OFF=2
 	if [ "${1:-}" = --quick ]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
+		ROUNDS_TF=2 TF_REPS=2 TF_PAIRS=5 TF_REPS_OFF=1
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
 	bench_start_server
+	# --time-filters: that suite alone
+	if [ "${1:-}" = --time-filters ]; then
+		bench_time_filters
+		echo
+		{
+		echo "# uid benchmark: time filters"
+		echo
+		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
+		echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+		bench_report_time_filters
+		} | tee "$out/report.md"
+		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
+		return
+	fi
 	bench_percall
 	bench_ticket_blocks
 	bench_exposing
@@ -382,6 +593,7 @@ bench_main() {
 	bench_pgbench
 	bench_inserts
 	bench_durability
+	bench_time_filters
 	echo
 	bench_report "$out"
 	bench_plots "$out"

@@ -312,4 +312,14 @@ extern TimestampTz UidStatsResetAt(void);
  */
 #define UID_ADVANCE_MAX_AHEAD_MS	MS_PER_DAY
 
+/* ---- time_filter.c: time filters on IDs use the index on the ID ---- */
+
+extern void UidTimeFilterInit(void);
+/* the SQL functions it recognises by their address (layout.c, uuid7.c) */
+extern PGDLLEXPORT Datum uid_time(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_decode(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uuid7_time(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_decode_uuid(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_compat_uuid_extract_timestamp(PG_FUNCTION_ARGS);
+
 #endif							/* UID_H */

@@ -26,6 +26,16 @@ INSERT INTO decided VALUES
     ('uuidv4()', true, true),
     ('uuid_extract_timestamp(uuid)', true, true),
     ('uuid_extract_version(uuid)', true, true),
+    -- time filter bounds (docs/range-queries.md): everyone; the planner's support function: no one
+    ('uid_first_at(timestamp with time zone)', true, true),
+    ('uid_first_after(timestamp with time zone)', true, true),
+    ('uid_last_before(timestamp with time zone)', true, true),
+    ('uid_last_at(timestamp with time zone)', true, true),
+    ('uuid7_first_at(timestamp with time zone)', true, true),
+    ('uuid7_first_after(timestamp with time zone)', true, true),
+    ('uuid7_last_before(timestamp with time zone)', true, true),
+    ('uuid7_last_at(timestamp with time zone)', true, true),
+    ('uid_time_filter_support(internal)', false, false),
     -- moving a generator: superuser, or whom it grants
     ('uid_advance_past(bigint)', false, false),
     ('uuid7_advance_past(uuid)', false, false),
