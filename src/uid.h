@@ -12,7 +12,9 @@
 
 #include "fmgr.h"
 #include "port/atomics.h"
+#include "port/pg_bswap.h"
 #include "utils/timestamp.h"
+#include "utils/uuid.h"
 
 /* ---- The Snowflake-style layout (contract section 1.1) ---- */
 
@@ -63,6 +65,54 @@ UidCompose(int64 ms, int worker, int seq)
 		((int64) worker << UID_SEQ_BITS) | (int64) seq;
 }
 
+/* ---- UUID bits (RFC 9562) ---- */
+
+static inline bool
+UuidIsRfcVariant(const pg_uuid_t *u)
+{
+	return (u->data[8] & 0xc0) == 0x80;
+}
+
+static inline int
+UuidVersion(const pg_uuid_t *u)
+{
+	return u->data[6] >> 4;
+}
+
+static inline bool
+UuidIsV7(const pg_uuid_t *u)
+{
+	return UuidIsRfcVariant(u) && UuidVersion(u) == 7;
+}
+
+/* bytes 0..7 and 8..15 of a UUID as big-endian words */
+static inline uint64
+UuidHigh64(const pg_uuid_t *u)
+{
+	uint64		w;
+
+	memcpy(&w, &u->data[0], sizeof(w));
+	return pg_ntoh64(w);
+}
+
+static inline uint64
+UuidLow64(const pg_uuid_t *u)
+{
+	uint64		w;
+
+	memcpy(&w, &u->data[8], sizeof(w));
+	return pg_ntoh64(w);
+}
+
+static inline void
+UuidSet64(pg_uuid_t *u, uint64 hi, uint64 lo)
+{
+	hi = pg_hton64(hi);
+	lo = pg_hton64(lo);
+	memcpy(&u->data[0], &hi, sizeof(hi));
+	memcpy(&u->data[8], &lo, sizeof(lo));
+}
+
 /* ---- Error codes (README, "Errors") ---- */
 
 /* The clock is behind the last issued time by more than we may wait. */
@@ -77,6 +127,11 @@ UidCompose(int64 ms, int worker, int seq)
 extern int	uid_clock_max_wait_ms;	/* clock.c */
 extern int	uid_reserve_window_ms;	/* hwm.c */
 extern int	uid_max_batch;			/* generator.c */
+
+/* ---- layout.c ---- */
+
+/* Raises an error for a negative value (22003): uid values never are. */
+extern void UidCheckId(int64 id);
 
 /* ---- uid.c: module state ---- */
 
@@ -109,32 +164,50 @@ UidClockNowUnixMs(void)
 }
 extern void UidClockDefineSettings(void);
 extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms,
-						  bool first_look);
+						  bool first_look, const char *floor_origin);
 extern void UidClockSpinPast(int64 ms);
 extern void UidClockCheckRange(int64 now_ms);
 
-/* ---- hwm.c: the durable high-water mark of issued time ---- */
+/* ---- hwm.c: the durable high-water marks of issued time ---- */
+
+/* The generators that keep a mark of their own in uid.hwm. */
+typedef enum UidHwmGenerator
+{
+	UID_HWM_UID_NEXT = 0,		/* uid_next(), uid_next_batch() */
+	UID_HWM_UUID7 = 1,			/* uuid7() and its PostgreSQL 18 names */
+	UID_HWM_GENERATORS
+} UidHwmGenerator;
+
+/* What uid.hwm held when this run started. */
+typedef enum UidHwmStatus
+{
+	UID_HWM_NEW,				/* no file: nothing was ever issued here */
+	UID_HWM_CLEAN,				/* the previous run exited cleanly */
+	UID_HWM_RESERVED,			/* the previous run crashed: floors are its reservations */
+	UID_HWM_CORRUPT				/* the file cannot be trusted: refuse to generate */
+} UidHwmStatus;
 
 extern void UidHwmDefineSettings(void);
 extern Size UidHwmShmemSize(void);
 extern void UidHwmShmemInit(void);
-extern int64 UidHwmRestoredFloor(void);
+extern int64 UidHwmRestoredFloor(UidHwmGenerator g);
+extern UidHwmStatus UidHwmRestoredStatus(bool *legacy);
 extern PGDLLIMPORT pg_atomic_uint64 *uid_hwm_reserved_ms;
 
 /*
- * Whether ms is within half a window of the end of the durable reservation
- * (then UidHwmEnsureCovers must run before an ID in ms is returned).  Needs
- * shared memory.
+ * Whether ms is within half a window of the end of generator g's durable
+ * reservation (then UidHwmEnsureCovers must run before a value in ms is
+ * returned).  Needs shared memory.
  */
 static inline bool
-UidHwmNeedsExtending(int64 ms)
+UidHwmNeedsExtending(UidHwmGenerator g, int64 ms)
 {
-	return (uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(uid_hwm_reserved_ms);
+	return (uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(&uid_hwm_reserved_ms[g]);
 }
-extern void UidHwmEnsureCovers(int64 ms);
+extern void UidHwmEnsureCovers(UidHwmGenerator g, int64 ms);
 
 /*
- * The same for a Unix ms (uuid7): the mark covers only the uid layout's
+ * The same for a Unix ms of uuid7(): the mark covers only the uid layout's
  * years (2026 to 2095); times outside them are not reserved.
  */
 static inline void
@@ -142,11 +215,11 @@ UidHwmCoverUnixMs(int64 unix_ms)
 {
 	int64		ms = unix_ms - UID_EPOCH_MS;
 
-	if (unlikely(UidHwmNeedsExtending(ms)) && ms >= 0 && ms <= UID_MAX_TIME)
-		UidHwmEnsureCovers(ms);
+	if (unlikely(UidHwmNeedsExtending(UID_HWM_UUID7, ms)) && ms >= 0 && ms <= UID_MAX_TIME)
+		UidHwmEnsureCovers(UID_HWM_UUID7, ms);
 }
 extern int64 UidHwmReservedMs(void);
-extern void UidHwmShutdown(int64 last_issued_ms);
+extern void UidHwmShutdown(const int64 *last_ms);
 extern int64 UidLastReplayedUnixMs(void);
 
 /* ---- generator.c ---- */
@@ -182,6 +255,10 @@ extern void UidLeaseRegisterWorker(void);
 extern Size UidLeaseShmemSize(void);
 extern void UidLeaseShmemInit(void);
 extern void UidLeaseAwaitWorkerId(bool *waited);
+
+/* ---- mask.c: keyed masking (uid.mask_key) ---- */
+
+extern void UidMaskInit(void);
 
 /* ---- stats.c: per-backend counters in shared memory ---- */
 
@@ -234,5 +311,15 @@ extern TimestampTz UidStatsResetAt(void);
  * uuid7() would carry a time that far ahead.
  */
 #define UID_ADVANCE_MAX_AHEAD_MS	MS_PER_DAY
+
+/* ---- time_filter.c: time filters on IDs use the index on the ID ---- */
+
+extern void UidTimeFilterInit(void);
+/* the SQL functions it recognises by their address (layout.c, uuid7.c) */
+extern PGDLLEXPORT Datum uid_time(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_decode(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uuid7_time(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_decode_uuid(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_compat_uuid_extract_timestamp(PG_FUNCTION_ARGS);
 
 #endif							/* UID_H */

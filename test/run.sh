@@ -5,7 +5,7 @@
 #                           as the postgres OS user on a copy of this tree
 #   test/run.sh             as an ordinary user: just build and run
 #
-# UID_TEST_ONLY="regress isolation pgtap tap" picks suites;
+# UID_TEST_ONLY="unit regress isolation pgtap tap" picks suites;
 # UID_PROVE_TESTS="test/t/060_replicas.pl" picks Perl TAP files.
 #
 # The extension is installed into a private copy of the PostgreSQL server
@@ -69,6 +69,7 @@ suite_tap() {
 	return 1
 }
 
+if wants unit; then run_suite "unit" uid_make check-unit; fi
 if wants regress; then run_suite "pg_regress" suite_regress; fi
 if wants isolation; then run_suite "isolation" suite_isolation; fi
 if wants pgtap; then run_suite "pgTAP" bash test/pgtap.sh; fi
