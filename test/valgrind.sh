@@ -21,7 +21,7 @@
 #   4. a server without shared_preload_libraries: CREATE EXTENSION, decoders,
 #      per-backend uuid7(), and the "requires preloading" errors.
 #   5. the lease and hostile-role Perl TAP files (VG_TAP), with every server
-#      they start under valgrind: the lease worker's whole life, with a local
+#      they start that preloads uid under valgrind: the lease worker's whole life, with a local
 #      store, a remote one, a store that is the server itself, one that never
 #      answers, settings refused, and a thousand renewals.
 # The other Perl TAP tests are not run (their many nodes and millions of
@@ -41,7 +41,7 @@
 # Environment: PG_MAJOR (15), PG_CONFIG, VG_PGBENCH_TX (transactions per
 # pgbench client, default 2000), VG_TAP (the Perl TAP files of step 5; empty
 # to skip it; the lease times of those tests are multiplied by
-# UID_LEASE_TEST_SCALE, default 10), VG_KEEP=1 to keep the work directory.
+# UID_LEASE_TEST_SCALE, default 20), VG_KEEP=1 to keep the work directory.
 # A Perl TAP file that fails under valgrind is reported but does not fail
 # the run; a valgrind error in uid.so does.
 set -euo pipefail
@@ -328,9 +328,10 @@ vg_tap=${VG_TAP-test/t/020_lease_local.pl test/t/021_lease_remote.pl test/t/022_
 tap_failed=()
 if [ -n "$vg_tap" ]; then
 	echo "== Perl TAP under valgrind: $(echo $vg_tap)"
-	# The private install's postgres becomes a wrapper that starts servers
-	# under valgrind; initdb's bootstrap and single-user runs, and version
-	# and configuration probes, run natively.
+	# The private install's postgres becomes a wrapper that starts the
+	# servers that preload uid under valgrind; the others (lease stores),
+	# initdb's bootstrap and single-user runs, and version and configuration
+	# probes run natively.
 	native=$UID_BINDIR/postgres.native
 	mv "$UID_BINDIR/postgres" "$native"
 	cat > "$UID_BINDIR/postgres" <<WRAPPER
@@ -338,12 +339,18 @@ if [ -n "$vg_tap" ]; then
 case "\$1" in
 --boot|--single|-V|--version|-C|--describe-config|--check) exec "$native" "\$@" ;;
 esac
-exec $vg_command "$native" "\$@"
+data=
+prev=
+for a in "\$@"; do [ "\$prev" = -D ] && data=\$a; prev=\$a; done
+if [ -n "\$data" ] && grep -qs "^shared_preload_libraries = '.*uid" "\$data/postgresql.conf"; then
+	exec $vg_command "$native" "\$@"
+fi
+exec "$native" "\$@"
 WRAPPER
 	chmod +x "$UID_BINDIR/postgres"
 	for t in $vg_tap; do
 		name=$(basename "$t" .pl)
-		if ! UID_LEASE_TEST_SCALE=${UID_LEASE_TEST_SCALE:-10} \
+		if ! UID_LEASE_TEST_SCALE=${UID_LEASE_TEST_SCALE:-20} \
 			uid_make installcheck-tap PROVE_TESTS="$t" >"$VG_DIR/tap-$name.out" 2>&1; then
 			tap_failed+=("$t")
 		fi

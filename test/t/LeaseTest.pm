@@ -31,7 +31,7 @@ END $$;
 
 # A node in lease mode with short times.  Extra settings in %opts{conf}.
 # UID_LEASE_TEST_SCALE (default 1) multiplies the times, for servers far
-# slower than usual (test/valgrind.sh runs the lease tests with 10).
+# slower than usual (test/valgrind.sh runs the lease tests with 20).
 sub lease_node
 {
 	my ($name, %opts) = @_;
