@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs uid's SQL test suites once against servers running under valgrind
-# (memcheck), and reports every valgrind error whose stack involves uid.so.
+# (memcheck), and reports every valgrind error whose stack involves uid.so
+# (test/valgrind.supp hides PostgreSQL's own padding writes, as PostgreSQL's
+# suppression file does).
 # Run by hand, not by CI (it takes several minutes):
 #
 #   sudo test/valgrind.sh      copies this tree to /tmp/uid-vg.XXXXXX and runs
@@ -40,10 +42,11 @@
 #
 # Environment: PG_MAJOR (15), PG_CONFIG, VG_PGBENCH_TX (transactions per
 # pgbench client, default 2000), VG_TAP (the Perl TAP files of step 5; empty
-# to skip it; the lease times of those tests are multiplied by
-# UID_LEASE_TEST_SCALE, default 20), VG_KEEP=1 to keep the work directory.
-# A Perl TAP file that fails under valgrind is reported but does not fail
-# the run; a valgrind error in uid.so does.
+# to skip it), VG_ONLY_TAP=1 (step 5 alone), UID_LEASE_TEST_SCALE (what
+# step 5 multiplies the lease times of those tests by, default 20),
+# VG_KEEP=1 to keep the work directory.  A Perl TAP file that fails under
+# valgrind is reported but does not fail the run; a valgrind error in uid.so
+# does.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_MAJOR=${PG_MAJOR:-15}
@@ -56,7 +59,7 @@ if [ "$(id -u)" = 0 ]; then
 	uid_copy_tree_for_postgres "$work"
 	echo "test/valgrind.sh: running as the postgres OS user in $work"
 	exec runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" PG_MAJOR="$PG_MAJOR" \
-		VG_PGBENCH_TX="${VG_PGBENCH_TX:-}" ${VG_TAP+VG_TAP="$VG_TAP"} VG_KEEP=1 bash "$work/test/valgrind.sh"
+		VG_PGBENCH_TX="${VG_PGBENCH_TX:-}" ${VG_TAP+VG_TAP="$VG_TAP"} VG_ONLY_TAP="${VG_ONLY_TAP:-}" VG_KEEP=1 bash "$work/test/valgrind.sh"
 fi
 
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
@@ -79,6 +82,7 @@ export PGHOST=$VG_DIR PGPORT=$PORT
 # pg_ctl starts "postgres" through this wrapper: valgrind runs in the same
 # process, so the pid in postmaster.pid is the one pg_ctl waits for.
 vg_command="valgrind --quiet --trace-children=yes --track-origins=yes \
+	--suppressions=$top/test/valgrind.supp \
 	--read-var-info=yes --num-callers=30 --error-limit=no --fullpath-after= \
 	--leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	--log-file=$VG_DIR/vg.%p.log"
@@ -123,6 +127,8 @@ note_diffs() {
 	fi
 }
 
+# VG_ONLY_TAP=1: step 5 alone
+if [ "${VG_ONLY_TAP:-}" != 1 ]; then
 # ---- 1. preloaded server ----
 new_cluster preload "shared_preload_libraries = 'uid'
 uid.worker_id = 7"
@@ -320,6 +326,7 @@ for i in 1 2 3; do
 	psql -X -At -d uid_vg_plain -c 'SELECT uuid7(), uuid7(now())' >>"$VG_DIR/plain.out" 2>&1
 done
 stop plain
+fi
 
 # ---- 5. lease and hostile-role Perl TAP files, every server under valgrind ----
 vg_tap=${VG_TAP-test/t/020_lease_local.pl test/t/021_lease_remote.pl test/t/022_lease_identity.pl
