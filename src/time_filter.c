@@ -78,6 +78,7 @@
 #include "catalog/indexing.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
@@ -553,11 +554,37 @@ TimeIsServed(RelOptInfo *rel, Expr *time)
 }
 
 /*
+ * Whether a table that inherits from relid, at any depth, is a foreign table.
+ * CREATE FOREIGN TABLE ... PARTITION OF copies the parent's CHECK
+ * constraints to it, checking no row.  No lock: the planner locks the
+ * children later, and a change of them invalidates the plan.
+ */
+static bool
+HasForeignDescendant(Oid relid)
+{
+	List	   *descendants = find_all_inheritors(relid, NoLock, NULL);
+	ListCell   *lc;
+	bool		found = false;
+
+	foreach(lc, descendants)
+	{
+		if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_FOREIGN_TABLE)
+		{
+			found = true;
+			break;
+		}
+	}
+	list_free(descendants);
+	return found;
+}
+
+/*
  * The validated CHECK constraints of rel's table as implicitly AND-ed
  * conditions on rel's columns, processed as the planner processes WHERE
  * conditions (as its own get_relation_constraints does, which is not
  * exported).  None for foreign tables, whose constraints nothing enforces,
- * and NO INHERIT constraints only where the table's own rows are all read.
+ * nor for a parent read with its children where one of them is foreign;
+ * NO INHERIT constraints only where the table's own rows are all read.
  */
 static List *
 TableChecks(PlannerInfo *root, RelOptInfo *rel)
@@ -567,7 +594,8 @@ TableChecks(PlannerInfo *root, RelOptInfo *rel)
 	TupleConstr *constr;
 	List	   *result = NIL;
 
-	if (rte->rtekind != RTE_RELATION || rte->relkind == RELKIND_FOREIGN_TABLE)
+	if (rte->rtekind != RTE_RELATION || rte->relkind == RELKIND_FOREIGN_TABLE ||
+		(rte->inh && HasForeignDescendant(rte->relid)))
 		return NIL;
 	relation = table_open(rte->relid, NoLock);	/* the planner holds a lock */
 	constr = relation->rd_att->constr;
