@@ -758,9 +758,9 @@ RewriteComparison(PlannerInfo *root, TimeComparison *tc, bool *lower, bool *uppe
 	record_plan_function_dependency(root, tc->time_func);
 
 	/*
-	 * The rewrite was made because this role may execute the functions; a
-	 * cached plan must not serve another role (SET ROLE, SECURITY DEFINER),
-	 * which may lack EXECUTE on the time function the plan no longer calls.
+	 * The rewrite was made because this role may execute the functions; the
+	 * cached plan must not serve another role (after SET ROLE), which may
+	 * lack EXECUTE on the time function the plan no longer calls.
 	 */
 	root->glob->dependsOnRole = true;
 	rewritten_plans_cached = true;
