@@ -106,6 +106,13 @@ SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF) EXECUTE tf_since('2026-03-05 12:00:00');
 SET plan_cache_mode = force_custom_plan;
 EXPLAIN (COSTS OFF) EXECUTE tf_since('2026-03-05 12:00:00');
+-- Turning the rewrite off reaches the plans already cached.
+SET plan_cache_mode = force_generic_plan;
+SET enable_seqscan = on;
+SET uid.rewrite_time_filters = off;
+EXPLAIN (COSTS OFF) EXECUTE tf_since('2026-03-05 12:00:00');
+RESET uid.rewrite_time_filters;
+SET enable_seqscan = off;
 RESET plan_cache_mode;
 -- UUIDs: the same range on u; a UUID of another version can sort inside
 -- it, so the plan keeps the test that u is a version 7 UUID.
@@ -227,8 +234,17 @@ CREATE INDEX tf_expr_time ON tf_expr (uid_time(id));
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM tf_expr WHERE uid_time(id) >= '2026-03-05 12:00:00';
+-- So does a partial index whose predicate names the time (the comparison
+-- as written implies the predicate; the range would not).
+CREATE INDEX tf_expr_recent ON tf_expr (pad) WHERE (uid_decode(id)).ts >= '2026-03-01';
+EXPLAIN (COSTS OFF) SELECT * FROM tf_expr WHERE (uid_decode(id)).ts >= '2026-03-05 12:00:00' AND pad = 1;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
+-- And a partition key on the time: pruning stays.
+CREATE TABLE tf_tpart (id bigint NOT NULL, pad int) PARTITION BY RANGE (uid_time(id));
+CREATE TABLE tf_tpart_0305 PARTITION OF tf_tpart FOR VALUES FROM ('2026-03-05') TO ('2026-03-06');
+CREATE TABLE tf_tpart_0306 PARTITION OF tf_tpart FOR VALUES FROM ('2026-03-06') TO ('2026-03-07');
+EXPLAIN (COSTS OFF) SELECT * FROM tf_tpart WHERE uid_time(id) >= '2026-03-06 12:00:00';
 -- uuid_extract_timestamp() also decodes version 1 UUIDs, whose time does
 -- not follow their sort order: no range of u holds all its matches.  This
 -- v1 UUID of 2026-03-05 sorts below every v7 UUID of 2026.
@@ -285,8 +301,34 @@ ALTER TABLE tf_v7_unchecked ADD CHECK (uuid7_time(u) IS NOT NULL) NOT VALID;
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM tf_v7_unchecked WHERE uuid7_time(u) >= '2026-03-05 12:00:00';
+-- A row passes a CHECK constraint that is NULL: "uuid7_time(u) >= '1970-01-01'"
+-- lets in every UUID of another version and declares nothing, so the test
+-- stays (the v4 UUID with the bits of T, the max UUID are in the range).
+CREATE TABLE tf_v7_null_passes (u uuid PRIMARY KEY CHECK (uuid7_time(u) >= '1970-01-01'), pad int);
+INSERT INTO tf_v7_null_passes SELECT u, pad FROM tf WHERE u IS NOT NULL;
+EXPLAIN (COSTS OFF) SELECT * FROM tf_v7_null_passes WHERE uuid7_time(u) >= '2026-03-05 12:00:00';
 RESET enable_seqscan;
 RESET enable_bitmapscan;
+SELECT count(*) AS cases,
+       count(*) FILTER (WHERE pg_temp.tf_rows(q, true) IS DISTINCT FROM pg_temp.tf_rows(q, false)) AS different
+FROM (SELECT format('tf_v7_null_passes WHERE %s %s %L', f, op, t) AS q
+      FROM unnest(ARRAY['uuid7_time(u)', '(uid_decode(u)).ts', 'uuid_extract_timestamp(u)']) f,
+           unnest(ARRAY['<', '=', '>=']) op,
+           unnest(ARRAY['2026-03-05 12:00:00', '1970-01-01', 'infinity']) t) c;
+-- CREATE FOREIGN TABLE ... PARTITION OF copies the parent's CHECK
+-- constraints without a look at the rows: a parent with a foreign
+-- partition declares nothing.  (The foreign partition, whose wrapper has no
+-- handler, is pruned; the local one still tests the version.)
+CREATE FOREIGN DATA WRAPPER tf_fdw;
+CREATE SERVER tf_server FOREIGN DATA WRAPPER tf_fdw;
+CREATE TABLE tf_v7_mixed (u uuid CHECK (uuid7_time(u) IS NOT NULL), pad int) PARTITION BY LIST (pad);
+CREATE TABLE tf_v7_mixed_local PARTITION OF tf_v7_mixed FOR VALUES IN (1);
+CREATE FOREIGN TABLE tf_v7_mixed_remote PARTITION OF tf_v7_mixed FOR VALUES IN (2) SERVER tf_server;
+EXPLAIN (COSTS OFF) SELECT * FROM tf_v7_mixed WHERE uuid7_time(u) >= '2026-03-05 12:00:00' AND pad = 1;
+EXPLAIN (COSTS OFF) SELECT * FROM ONLY tf_v7_mixed_local WHERE uuid7_time(u) >= '2026-03-05 12:00:00';
+DROP TABLE tf_v7_mixed;
+DROP SERVER tf_server;
+DROP FOREIGN DATA WRAPPER tf_fdw;
 
 --
 -- Bad input.  uid_time() raises an error for a negative ID; the rewritten
@@ -307,6 +349,14 @@ REVOKE EXECUTE ON FUNCTION uid_time(bigint) FROM PUBLIC;
 SET ROLE tf_reader;
 SELECT count(*) FROM tf WHERE uid_time(id) >= '2026-03-05 12:00:00';
 RESET ROLE;
+-- Also with a plan cached by a role that may call it: the rewritten plan
+-- serves its own role only.
+PREPARE tf_by_role AS SELECT count(*) FROM tf WHERE uid_time(id) >= '2026-03-05 12:00:00';
+EXECUTE tf_by_role;
+SET ROLE tf_reader;
+EXECUTE tf_by_role;
+RESET ROLE;
+DEALLOCATE tf_by_role;
 GRANT EXECUTE ON FUNCTION uid_time(bigint) TO PUBLIC;
 SET ROLE tf_reader;
 SELECT count(*) FROM tf WHERE uid_time(id) >= '2026-03-05 12:00:00';
@@ -353,4 +403,5 @@ CREATE TABLE tf_upart_0306 PARTITION OF tf_upart
 EXPLAIN (COSTS OFF) SELECT * FROM tf_upart WHERE uuid7_time(u) >= '2026-03-06';
 EXPLAIN (COSTS OFF) SELECT * FROM tf_upart WHERE uuid7_time(u) < '2026-03-06';
 
-DROP TABLE tf, tf_w, tf_pair, tf_expr, tf_heap, tf_part, tf_upart, tf_v7, tf_v7_unchecked CASCADE;
+DROP TABLE tf, tf_w, tf_pair, tf_expr, tf_heap, tf_part, tf_tpart, tf_upart, tf_v7, tf_v7_unchecked,
+    tf_v7_null_passes CASCADE;

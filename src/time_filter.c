@@ -59,11 +59,14 @@
  * What is left alone: volatile right-hand sides (evaluated once per row, they
  * could differ between the two bounds of "="), "=" against values of other
  * tables (a hash or merge join on "=" beats two inequalities), comparisons
- * that an expression index on the time itself serves (the index stays in
- * use), and callers without EXECUTE on the time function (the original call
- * raises the error it would have raised).
+ * that the table serves as written (an expression index on the time itself,
+ * a partial index whose predicate names it, a partition key on it), and
+ * callers without EXECUTE on the time function (the original call raises
+ * the error it would have raised; a rewritten plan is cached for its role
+ * only).
  *
- * No shared state.  uid.rewrite_time_filters (default on) turns it off.
+ * No shared state.  uid.rewrite_time_filters (default on) turns it off, for
+ * cached plans too.
  */
 #include "postgres.h"
 
@@ -75,6 +78,7 @@
 #include "catalog/indexing.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
@@ -90,6 +94,7 @@
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/plancache.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
@@ -110,6 +115,9 @@ PG_FUNCTION_INFO_V1(uid_time_filter_support);
 
 static bool uid_rewrite_time_filters = true;
 static uid_rel_hook_type prev_rel_hook = NULL;
+
+/* this backend has planned a rewrite since its plan cache was last reset */
+static bool rewritten_plans_cached = false;
 
 /* ---- the bounds ---- */
 
@@ -501,13 +509,25 @@ MatchTimeComparison(Node *clause, TimeComparison *tc)
 	return true;
 }
 
+static bool
+ContainsExprWalker(Node *node, void *target)
+{
+	if (node == NULL)
+		return false;
+	if (equal(node, target))
+		return true;
+	return expression_tree_walker(node, ContainsExprWalker, target);
+}
+
 /*
- * Whether an index of rel has the time expression itself as a column (an
- * expression index on uid_time(id)): then the original comparison can use
- * it, and the rewrite would take that away.
+ * Whether rel already serves a comparison of the time expression itself: an
+ * index on it (an expression index on uid_time(id)), a partial index whose
+ * predicate names it (WHERE uid_time(id) >= ...: the comparison must imply
+ * the predicate), or a partition key on it (PARTITION BY RANGE
+ * (uid_time(id)): pruning).  The rewrite would take those away.
  */
 static bool
-TimeIsIndexed(RelOptInfo *rel, Expr *time)
+TimeIsServed(RelOptInfo *rel, Expr *time)
 {
 	ListCell   *lc;
 
@@ -521,8 +541,41 @@ TimeIsIndexed(RelOptInfo *rel, Expr *time)
 			if (equal(lfirst(le), time))
 				return true;
 		}
+		if (ContainsExprWalker((Node *) index->indpred, time))
+			return true;
+	}
+	for (int k = 0; rel->part_scheme != NULL && rel->partexprs != NULL &&
+		 k < rel->part_scheme->partnatts; k++)
+	{
+		if (ContainsExprWalker((Node *) rel->partexprs[k], time))
+			return true;
 	}
 	return false;
+}
+
+/*
+ * Whether a table that inherits from relid, at any depth, is a foreign table.
+ * CREATE FOREIGN TABLE ... PARTITION OF copies the parent's CHECK
+ * constraints to it, checking no row.  No lock: the planner locks the
+ * children later, and a change of them invalidates the plan.
+ */
+static bool
+HasForeignDescendant(Oid relid)
+{
+	List	   *descendants = find_all_inheritors(relid, NoLock, NULL);
+	ListCell   *lc;
+	bool		found = false;
+
+	foreach(lc, descendants)
+	{
+		if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_FOREIGN_TABLE)
+		{
+			found = true;
+			break;
+		}
+	}
+	list_free(descendants);
+	return found;
 }
 
 /*
@@ -530,7 +583,8 @@ TimeIsIndexed(RelOptInfo *rel, Expr *time)
  * conditions on rel's columns, processed as the planner processes WHERE
  * conditions (as its own get_relation_constraints does, which is not
  * exported).  None for foreign tables, whose constraints nothing enforces,
- * and NO INHERIT constraints only where the table's own rows are all read.
+ * nor for a parent read with its children where one of them is foreign;
+ * NO INHERIT constraints only where the table's own rows are all read.
  */
 static List *
 TableChecks(PlannerInfo *root, RelOptInfo *rel)
@@ -540,7 +594,8 @@ TableChecks(PlannerInfo *root, RelOptInfo *rel)
 	TupleConstr *constr;
 	List	   *result = NIL;
 
-	if (rte->rtekind != RTE_RELATION || rte->relkind == RELKIND_FOREIGN_TABLE)
+	if (rte->rtekind != RTE_RELATION || rte->relkind == RELKIND_FOREIGN_TABLE ||
+		(rte->inh && HasForeignDescendant(rte->relid)))
 		return NIL;
 	relation = table_open(rte->relid, NoLock);	/* the planner holds a lock */
 	constr = relation->rd_att->constr;
@@ -566,6 +621,11 @@ TableChecks(PlannerInfo *root, RelOptInfo *rel)
  * Whether the table declares that the column holds version 7 UUIDs only,
  * by a CHECK constraint that implies "uuid7_time(u) IS NOT NULL" (such as
  * that one).  Then a range of the column is exact without a filter.
+ *
+ * A row passes a CHECK constraint that is true or NULL, so the proof is
+ * PostgreSQL's weak implication (the constraints not false make the test not
+ * false, and "IS NOT NULL" is never NULL): "uuid7_time(u) > '2000-01-01'"
+ * lets in every non-v7 UUID, for which it is NULL, and proves nothing.
  */
 static bool
 ColumnIsAllV7(RewriteContext *cxt, Expr *v7_test)
@@ -575,7 +635,7 @@ ColumnIsAllV7(RewriteContext *cxt, Expr *v7_test)
 		cxt->checks = TableChecks(cxt->root, cxt->rel);
 		cxt->checks_read = true;
 	}
-	return cxt->checks != NIL && predicate_implied_by(list_make1(v7_test), cxt->checks, false);
+	return cxt->checks != NIL && predicate_implied_by(list_make1(v7_test), cxt->checks, true);
 }
 
 /* ---- building the rewritten conditions ---- */
@@ -696,6 +756,14 @@ RewriteComparison(PlannerInfo *root, TimeComparison *tc, bool *lower, bool *uppe
 	*lower = low != NULL;
 	*upper = high != NULL;
 	record_plan_function_dependency(root, tc->time_func);
+
+	/*
+	 * The rewrite was made because this role may execute the functions; the
+	 * cached plan must not serve another role (after SET ROLE), which may
+	 * lack EXECUTE on the time function the plan no longer calls.
+	 */
+	root->glob->dependsOnRole = true;
+	rewritten_plans_cached = true;
 	if (low != NULL && high != NULL)
 		return list_make2(low, high);
 	return list_make1(low != NULL ? low : high);
@@ -794,7 +862,7 @@ RewriteConjuncts(RewriteContext *cxt, List *conjuncts, bool *changed)
 		}
 		if (MatchTimeComparison(clause, &tc) &&
 			(Index) ColumnVar(tc.column)->varno == cxt->rel->relid &&
-			!TimeIsIndexed(cxt->rel, tc.time))
+			!TimeIsServed(cxt->rel, tc.time))
 		{
 			bool		exact = true;
 
@@ -932,6 +1000,21 @@ uid_rel_hook_fn(UID_REL_HOOK_PARAMS)
 	}
 }
 
+/*
+ * Turning uid.rewrite_time_filters off must reach the plans already cached
+ * (prepared statements, PL/pgSQL), or the setting would not be the way out
+ * it is meant to be: invalidate them, so that they are planned again.
+ */
+static void
+uid_rewrite_time_filters_assign(bool newval, void *extra)
+{
+	if (!newval && rewritten_plans_cached)
+	{
+		ResetPlanCache();
+		rewritten_plans_cached = false;
+	}
+}
+
 /* _PG_init: the setting and the hook, preloaded or not. */
 void
 UidTimeFilterInit(void)
@@ -943,7 +1026,7 @@ UidTimeFilterInit(void)
 							 true,
 							 PGC_USERSET,
 							 0,
-							 NULL, NULL, NULL);
+							 NULL, uid_rewrite_time_filters_assign, NULL);
 
 	prev_rel_hook = uid_rel_hook;
 	uid_rel_hook = uid_rel_hook_fn;
