@@ -13,6 +13,8 @@ OBJS = \
 	src/random.o \
 	src/uuid7.o \
 	src/lease.o \
+	src/lease_worker.o \
+	src/lease_conn.o \
 	src/lease_store.o \
 	src/tickets.o \
 	src/counters.o \

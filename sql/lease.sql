@@ -19,3 +19,12 @@ WHERE name LIKE 'uid.lease%' OR name = 'uid.worker_id' ORDER BY name;
 SELECT has_function_privilege('public', 'uid_lease_release()', 'EXECUTE') AS release_public,
        has_function_privilege('public', 'uid_lease_acquire()', 'EXECUTE') AS acquire_public,
        has_function_privilege('public', 'uid_lease_status()', 'EXECUTE') AS status_public;
+
+-- the lease table's definition, as the lease worker runs it (quoted names)
+SELECT line FROM regexp_split_to_table(uid_lease_table_sql('uid_lease'), E'\n') AS line;
+SELECT line FROM regexp_split_to_table(uid_lease_table_sql('Lease Role', 'my leases'), E'\n') AS line
+WHERE line LIKE '%"%';
+SELECT uid_lease_table_sql(NULL) IS NULL AS strict;
+-- invalid: a reserved schema name
+SELECT uid_lease_table_sql('uid_lease', 'pg_leases');
+SELECT has_function_privilege('public', 'uid_lease_table_sql(name, name)', 'EXECUTE') AS table_sql_public;

@@ -457,7 +457,18 @@ GRANT SELECT ON uid_stats TO pg_monitor;
 -- ---------------------------------------------------------------------------
 -- Leases
 -- ---------------------------------------------------------------------------
+-- The lease worker refuses a lease schema or table that neither its role in
+-- the store nor a superuser owns.  uid_lease_table_sql() prints the statements
+-- that create them, owned by a given role, for creating them beforehand in a
+-- coordination database (the same text the lease worker runs).
 
+CREATE FUNCTION uid_lease_table_sql(owner name, schema name DEFAULT 'uid_lease')
+RETURNS text
+AS 'MODULE_PATHNAME', 'uid_lease_table_sql'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_lease_table_sql(name, name) IS
+'The statements that create the lease table and its schema, owned by owner: the definition the lease worker uses, for creating it beforehand in a lease store.';
 
 
 -- ---------------------------------------------------------------------------

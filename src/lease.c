@@ -1,95 +1,45 @@
 /*
  * lease.c
- *		Worker ids from a lease table: with uid.worker_id = 'lease', a
- *		background worker takes the lowest free worker id from the lease
- *		store, renews it, and tells the generator (generator.c) which worker
- *		id it may use and until which millisecond.
- *
- * The rules (README "Leases"; doc-drafts/lease.md):
- *	- A worker id is free when it has no row, or its row was released, or its
- *	  row expired by the store's clock.  Acquirers are serialised with a
- *	  transaction-level advisory lock; the holder keeps a session-level
- *	  advisory lock on its id in the store; every acquisition increments the
- *	  row's fencing token.  A live row is never taken over, whoever it names:
- *	  a restored backup, a promoted standby or a restarted server (which has
- *	  lost its token) gets another id or waits for the expiry.
- *	- The generator may issue IDs up to the "deadline": the store's expiry
- *	  minus uid.lease_safety_margin, converted to this server's clock at the
- *	  start of the round trip that set it.  The clocks must agree within
- *	  uid.lease_max_clock_skew, checked at every acquisition and renewal, so a
- *	  later holder (who starts only after the expiry, or after a clean release
- *	  and the released holder's last issued ms) cannot repeat an ID.
- *	- A renewal that finds another token revokes the worker id at once.
+ *		Worker ids from a lease table (uid.worker_id = 'lease'): the settings,
+ *		the state shared between the lease worker (lease_worker.c) and the
+ *		backends, and what backends see of it: uid_lease_status(),
+ *		uid_lease_release(), uid_lease_acquire(), uid_lease_table_sql() and
+ *		the UID02 error of uid_next() when no worker id is held.
  *
  * Shared state and its guards:
- *	UidLeaseShared	everything, under its spinlock `mutex`: written by the
- *					lease worker (status, held lease) and by uid_lease_release()
- *					/ uid_lease_acquire() (release_requested only); read by
- *					uid_lease_status() and by the error path of uid_next().
- *	The hot path of uid_next() never reads this struct: it reads the grant
- *	word in generator.c.
+ *	UidLeaseShared	every field under its spinlock `mutex`.  Written by the
+ *					lease worker through the UidLeasePublish* functions below
+ *					(status, held lease, failures) and by uid_lease_release() /
+ *					uid_lease_acquire() (release_requested, requests only).
+ *					Read by uid_lease_status() and by uid_next()'s error path.
+ *	cv				broadcast after every change, so that backends waiting
+ *					for the worker (uid_next() right after start-up,
+ *					uid_lease_acquire/release) sleep instead of polling.
+ * The hot path of uid_next() never reads this struct: it reads the grant
+ * word in generator.c, which only the lease worker writes in lease mode.
  */
 #include "postgres.h"
 
-#include <unistd.h>
-
-#include "access/xact.h"
-#include "access/xlog.h"
+#include "access/htup_details.h"
+#include "catalog/pg_authid.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "pgstat.h"
-#include "postmaster/bgworker.h"
-#include "postmaster/interrupt.h"
-#include "postmaster/postmaster.h"
-#include "storage/ipc.h"
+#include "storage/condition_variable.h"
 #include "storage/latch.h"
-#include "storage/lock.h"
 #include "storage/shmem.h"
 #include "storage/spin.h"
-#include "tcop/tcopprot.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
-#include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "lease.h"
-
-/* The timeline this server writes WAL on (15 made it a function). */
-#if PG_VERSION_NUM >= 150000
-#define UidCurrentTimeLine() ((int) GetWALInsertionTimeLine())
-#else
-#define UidCurrentTimeLine() ((int) ThisTimeLineID)
-#endif
-
-/* Second key of the advisory lock that serialises acquirers (ids are 0..1023). */
-#define UID_LEASE_ACQUIRE_LOCK	"1024"
-/* How many free ids one acquisition looks at (others may be locked). */
-#define UID_LEASE_CANDIDATES	64
-
-typedef enum UidLeaseState
-{
-	UID_LEASE_STATIC,			/* uid.worker_id is a number: no lease */
-	UID_LEASE_STARTING,			/* worker not yet through its first attempt */
-	UID_LEASE_WAITING,			/* acquired; waiting to pass the previous holder's time */
-	UID_LEASE_HELD,				/* generating */
-	UID_LEASE_FAILING,			/* generating; the last renewal failed */
-	UID_LEASE_EXPIRED,			/* renewals failed until the margin: stopped */
-	UID_LEASE_LOST,				/* another fencing token in the store: stopped */
-	UID_LEASE_NO_FREE_ID,		/* every id of the pool is leased */
-	UID_LEASE_CLOCK_SKEW,		/* clock differs from the store's too much */
-	UID_LEASE_STORE_ERROR,		/* could not acquire: store unreachable or failing */
-	UID_LEASE_RELEASED,			/* uid_lease_release() */
-	UID_LEASE_STOPPED			/* the worker is not running */
-} UidLeaseState;
-
-static const char *const UidLeaseStateNames[] = {
-	"static", "starting", "waiting", "held", "renewal_failing", "expired",
-	"lost", "no_free_id", "clock_skew", "store_error", "released", "stopped"
-};
 
 typedef struct UidLeaseShared
 {
 	slock_t		mutex;
+	ConditionVariable cv;
 	UidLeaseState state;
 	bool		held;			/* a row in the store carries our token */
 	int			worker_id;		/* of the held (or last held) lease, else -1 */
@@ -104,13 +54,28 @@ typedef struct UidLeaseShared
 	int64		losses;
 	int			pool_size;
 	int			free_ids;		/* as of the last acquisition or renewal; -1 unknown */
+	UidLeaseFailure failure;	/* the kind of last_error */
 	char		last_error[256];
 	int			worker_pid;
 	Latch	   *worker_latch;
 	bool		release_requested;
+	uint64		requests;		/* uid_lease_release/acquire calls so far */
+	uint64		requests_done;	/* the last of them the worker acted on */
+	bool		store_is_self;	/* uid.lease_conninfo points at this server */
+	char		self_database[NAMEDATALEN];
+	char		self_role[NAMEDATALEN];
 } UidLeaseShared;
 
 static UidLeaseShared *lease = NULL;
+
+static const char *const UidLeaseStateNames[] = {
+	"static", "starting", "waiting", "held", "renewal_failing", "expired",
+	"lost", "no_free_id", "clock_skew", "store_error", "released", "stopped",
+	"config_error"
+};
+
+StaticAssertDecl(lengthof(UidLeaseStateNames) == UID_LEASE_CONFIG_ERROR + 1,
+				 "one name per lease state");
 
 /* settings */
 char	   *uid_lease_database = NULL;
@@ -122,32 +87,89 @@ int			uid_lease_safety_margin_ms = 30000;
 int			uid_lease_max_clock_skew_ms = 1000;
 int			uid_lease_pool_size = UID_MAX_WORKER + 1;
 
-/* the lease worker's own view of what it holds */
-static struct
-{
-	bool		held;
-	int			worker_id;
-	int64		token;
-	int64		deadline_unix_ms;	/* grant deadline on our clock */
-	int64		next_renew_unix_ms;
-	bool		need_relock;	/* store session is new: retake the advisory lock */
-	bool		expiry_logged;
-	bool		pool_warned;
-	bool		table_checked;
-	char		qtable[NAMEDATALEN * 2 + 16];	/* quoted schema.lease */
-	char		last_logged_error[256];
-	bool		skew_failed;	/* the last failure was a clock skew */
-} me;
+/*
+ * What the check hooks saw while shared_preload_libraries was processed:
+ * the first lease setting whose configured value was refused, and whether
+ * uid.lease_conninfo was given at all.  A refused value falls back to the
+ * default (PostgreSQL's rule for extension settings); uid then refuses to
+ * issue IDs rather than run with a store or schema nobody chose.
+ */
+static const char *uid_lease_refused_setting = NULL;
+static bool uid_lease_conninfo_given = false;
 
-PGDLLEXPORT void uid_lease_worker_main(Datum main_arg);
+/* How long uid_next() waits for a lease that is being acquired. */
+#define UID_LEASE_AWAIT_MS		5000
+/* How long uid_lease_release() and uid_lease_acquire() wait for the worker. */
+#define UID_LEASE_REQUEST_MS	10000
+
+UID_DECLARE_WAIT_EVENT(UidWaitLeaseFirstGrant, "UidLeaseFirstGrant")
+UID_DECLARE_WAIT_EVENT(UidWaitLeaseRequest, "UidLeaseRequest")
 
 PG_FUNCTION_INFO_V1(uid_lease_status);
 PG_FUNCTION_INFO_V1(uid_lease_release);
 PG_FUNCTION_INFO_V1(uid_lease_acquire);
+PG_FUNCTION_INFO_V1(uid_lease_table_sql);
 
 /* ---------------------------------------------------------------------------
- * Settings, shared memory, registration
+ * Settings
  * ------------------------------------------------------------------------- */
+
+static void
+UidLeaseNoteRefused(const char *name, GucSource source)
+{
+	if (process_shared_preload_libraries_in_progress && source > PGC_S_DEFAULT &&
+		uid_lease_refused_setting == NULL)
+		uid_lease_refused_setting = name;
+}
+
+/* A database or schema name: not empty, and short enough not to be truncated. */
+static bool
+UidLeaseCheckName(const char *name, const char *value, GucSource source)
+{
+	if (value == NULL || value[0] == '\0' || strlen(value) >= NAMEDATALEN)
+	{
+		GUC_check_errdetail("%s must be a name of 1 to %d bytes.", name, NAMEDATALEN - 1);
+		UidLeaseNoteRefused(name, source);
+		return false;
+	}
+	return true;
+}
+
+static bool
+UidLeaseCheckDatabase(char **newval, void **extra, GucSource source)
+{
+	return UidLeaseCheckName("uid.lease_database", *newval, source);
+}
+
+static bool
+UidLeaseCheckSchema(char **newval, void **extra, GucSource source)
+{
+	if (!UidLeaseCheckName("uid.lease_schema", *newval, source))
+		return false;
+	if (strncmp(*newval, "pg_", 3) == 0)
+	{
+		GUC_check_errdetail("Schema names starting with \"pg_\" are reserved for the system.");
+		UidLeaseNoteRefused("uid.lease_schema", source);
+		return false;
+	}
+	return true;
+}
+
+static bool
+UidLeaseCheckConninfo(char **newval, void **extra, GucSource source)
+{
+	char	   *error = NULL;
+
+	if (*newval == NULL || (*newval)[0] == '\0')
+		return true;
+	if (process_shared_preload_libraries_in_progress && source > PGC_S_DEFAULT)
+		uid_lease_conninfo_given = true;
+	if (UidConnCheckConninfo(*newval, &error))
+		return true;
+	GUC_check_errdetail("uid.lease_conninfo is not a valid libpq connection string: %s", error);
+	UidLeaseNoteRefused("uid.lease_conninfo", source);
+	return false;
+}
 
 void
 UidLeaseDefineSettings(void)
@@ -156,17 +178,17 @@ UidLeaseDefineSettings(void)
 							   "Database of this server that holds the lease table when uid.lease_conninfo is empty.",
 							   NULL,
 							   &uid_lease_database, "postgres",
-							   PGC_POSTMASTER, 0, NULL, NULL, NULL);
+							   PGC_POSTMASTER, 0, UidLeaseCheckDatabase, NULL, NULL);
 	DefineCustomStringVariable("uid.lease_conninfo",
 							   "libpq connection string of a coordination database shared by many servers.",
 							   "Empty: the lease table is in uid.lease_database of this server.",
 							   &uid_lease_conninfo, "",
-							   PGC_POSTMASTER, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
+							   PGC_POSTMASTER, GUC_SUPERUSER_ONLY, UidLeaseCheckConninfo, NULL, NULL);
 	DefineCustomStringVariable("uid.lease_schema",
 							   "Schema of the lease table in the lease store.",
 							   "Servers that share a worker id space must use the same store and schema.",
 							   &uid_lease_schema, "uid_lease",
-							   PGC_POSTMASTER, 0, NULL, NULL, NULL);
+							   PGC_POSTMASTER, 0, UidLeaseCheckSchema, NULL, NULL);
 	DefineCustomIntVariable("uid.lease_ttl",
 							"How long a lease lives without renewal.",
 							"A crashed server's worker id is free again after this long.",
@@ -194,25 +216,33 @@ UidLeaseDefineSettings(void)
 							PGC_SIGHUP, 0, NULL, NULL, NULL);
 }
 
-/* From _PG_init while shared_preload_libraries is processed. */
-void
-UidLeaseRegisterWorker(void)
+/*
+ * Settings that cannot work together, as found at start-up: a message, or
+ * NULL.  Then no worker id is issued at all (state config_error), rather
+ * than a static id where a lease was meant, or a store nobody chose.
+ */
+const char *
+UidLeaseConfigProblem(const char **hint)
 {
-	BackgroundWorker worker;
-
-	if (!uid_worker_id_lease || IsBinaryUpgrade)
-		return;
-
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = 1;
-	strlcpy(worker.bgw_library_name, "uid", BGW_MAXLEN);
-	strlcpy(worker.bgw_function_name, "uid_lease_worker_main", BGW_MAXLEN);
-	strlcpy(worker.bgw_name, "uid lease worker", BGW_MAXLEN);
-	strlcpy(worker.bgw_type, "uid lease worker", BGW_MAXLEN);
-	RegisterBackgroundWorker(&worker);
+	if (!uid_worker_id_lease && uid_lease_conninfo_given)
+	{
+		*hint = "Set uid.worker_id = 'lease' to take worker ids from the lease store, "
+			"or remove uid.lease_conninfo to use the static worker id.";
+		return "uid.lease_conninfo is set, but uid.worker_id is a number: no worker id is issued";
+	}
+	if (uid_worker_id_lease && uid_lease_refused_setting != NULL)
+	{
+		*hint = "Correct the setting (the server log says why it was refused) and restart the server.";
+		return psprintf("the configured value of %s was refused: no worker id is leased",
+						uid_lease_refused_setting);
+	}
+	*hint = NULL;
+	return NULL;
 }
+
+/* ---------------------------------------------------------------------------
+ * Shared memory
+ * ------------------------------------------------------------------------- */
 
 Size
 UidLeaseShmemSize(void)
@@ -220,41 +250,100 @@ UidLeaseShmemSize(void)
 	return MAXALIGN(sizeof(UidLeaseShared));
 }
 
+/* After UidGeneratorShmemInit: a configuration problem withdraws the static grant. */
 void
 UidLeaseShmemInit(void)
 {
 	bool		found;
+	const char *hint;
+	const char *problem = UidLeaseConfigProblem(&hint);
 
 	lease = ShmemInitStruct("uid lease", UidLeaseShmemSize(), &found);
 	if (found)
 		return;
 	memset(lease, 0, sizeof(UidLeaseShared));
 	SpinLockInit(&lease->mutex);
+	ConditionVariableInit(&lease->cv);
 	lease->state = uid_worker_id_lease ? UID_LEASE_STARTING : UID_LEASE_STATIC;
 	lease->worker_id = -1;
 	lease->free_ids = -1;
+	if (problem != NULL)
+	{
+		lease->state = UID_LEASE_CONFIG_ERROR;
+		lease->failure = UID_FAIL_CONFIG;
+		strlcpy(lease->last_error, problem, sizeof(lease->last_error));
+		UidGeneratorGrant(0, -1);
+	}
 }
 
 /* ---------------------------------------------------------------------------
- * Status bookkeeping (worker side)
+ * Publishing (the lease worker only).  Each change wakes the waiters.
  * ------------------------------------------------------------------------- */
 
-static void
-UidLeaseSetState(UidLeaseState state, const char *error)
+#define UidLeaseLock()		SpinLockAcquire(&lease->mutex)
+#define UidLeaseUnlock()	\
+	do { SpinLockRelease(&lease->mutex); ConditionVariableBroadcast(&lease->cv); } while (0)
+
+void
+UidLeaseWorkerAttach(void)
 {
-	SpinLockAcquire(&lease->mutex);
-	lease->state = state;
-	if (error)
-		strlcpy(lease->last_error, error, sizeof(lease->last_error));
-	SpinLockRelease(&lease->mutex);
+	UidLeaseLock();
+	lease->worker_pid = MyProcPid;
+	lease->worker_latch = MyLatch;
+	UidLeaseUnlock();
 }
 
-static void
-UidLeaseNoteFailure(const char *error)
+/* before_shmem_exit of the worker: its lease, if any, is no longer renewed. */
+void
+UidLeaseWorkerDetach(void)
 {
+	UidLeaseLock();
+	lease->worker_pid = 0;
+	lease->worker_latch = NULL;
+	if (lease->state == UID_LEASE_HELD || lease->state == UID_LEASE_FAILING ||
+		lease->state == UID_LEASE_WAITING)
+		lease->state = UID_LEASE_STOPPED;
+	UidLeaseUnlock();
+}
+
+/*
+ * A restarted worker (same postmaster, shared memory intact) resumes the
+ * lease it held, by its token.
+ */
+bool
+UidLeaseResumeHeld(int *worker_id, int64 *token)
+{
+	bool		held;
+
 	SpinLockAcquire(&lease->mutex);
+	held = lease->held && lease->token > 0;
+	*worker_id = lease->worker_id;
+	*token = lease->token;
+	SpinLockRelease(&lease->mutex);
+	return held;
+}
+
+void
+UidLeasePublishState(UidLeaseState state)
+{
+	UidLeaseLock();
+	lease->state = state;
+	UidLeaseUnlock();
+}
+
+/*
+ * A failed store operation.  While a lease is held it counts as a failed
+ * renewal (the lease stays usable until its deadline); otherwise the state
+ * says why no lease could be taken.
+ */
+void
+UidLeasePublishFailure(UidLeaseFailure kind, const char *error, bool held,
+					   UidLeaseState unheld_state)
+{
+	UidLeaseLock();
+	lease->failure = kind;
 	strlcpy(lease->last_error, error, sizeof(lease->last_error));
-	if (me.held)
+	if (held)
 	{
 		lease->renewal_failures++;
 		lease->consecutive_failures++;
@@ -262,776 +351,344 @@ UidLeaseNoteFailure(const char *error)
 			lease->state = UID_LEASE_FAILING;
 	}
 	else
-		lease->state = me.skew_failed ? UID_LEASE_CLOCK_SKEW : UID_LEASE_STORE_ERROR;
-	SpinLockRelease(&lease->mutex);
-	me.skew_failed = false;
-}
-
-static int64
-UidParseInt64(const char *s)
-{
-	return s ? (int64) strtoll(s, NULL, 10) : 0;	/* strtoi64 is 15+ */
-}
-
-/* The pool's free count; warns once each time it crosses 80% use. */
-static void
-UidLeaseNotePool(int used)
-{
-	int			pool = uid_lease_pool_size;
-	int			free_ids = Max(pool - used, 0);
-
-	SpinLockAcquire(&lease->mutex);
-	lease->pool_size = pool;
-	lease->free_ids = free_ids;
-	SpinLockRelease(&lease->mutex);
-
-	if (used * 5 > pool * 4)
-	{
-		if (!me.pool_warned)
-			ereport(WARNING,
-					(errmsg("uid: %d of the %d worker ids of the lease pool are leased", used, pool),
-					 errhint("When none is free, a starting server cannot issue IDs. "
-							 "Check for stale servers in the lease table, or raise uid.lease_pool_size.")));
-		me.pool_warned = true;
-	}
-	else
-		me.pool_warned = false;
+		lease->state = unheld_state;
+	UidLeaseUnlock();
 }
 
 /*
- * The deadline on our clock from a store answer: the store's remaining
- * lifetime of the lease, counted from before the request was sent, less
- * the safety margin.
+ * A new lease, not yet issuing (waiting to pass the previous holder's
+ * time).  It counts as held, for a restarted worker to resume, only once
+ * granted: until then the floor may not be raised yet.
  */
-static int64
-UidLeaseDeadline(int64 local_before, int64 store_now, int64 store_expires)
+void
+UidLeasePublishAcquired(int worker_id, int64 token, TimestampTz acquired_at,
+						TimestampTz expires_at)
 {
-	return local_before + (store_expires - store_now) - uid_lease_safety_margin_ms;
-}
-
-/* Raises ERROR if the store's clock is too far from ours. */
-static void
-UidLeaseCheckSkew(int64 local_before, int64 local_after, int64 store_now)
-{
-	int64		skew = 0;
-
-	if (store_now < local_before - uid_lease_max_clock_skew_ms)
-		skew = store_now - local_before;
-	else if (store_now > local_after + uid_lease_max_clock_skew_ms)
-		skew = store_now - local_after;
-	if (skew == 0)
-		return;
-	me.skew_failed = true;
-	ereport(ERROR,
-			(errcode(ERRCODE_UID_NO_WORKER_ID),
-			 errmsg("this server's clock differs from the uid lease store's by %lld ms, more than uid.lease_max_clock_skew (%d ms)",
-					(long long) -skew, uid_lease_max_clock_skew_ms)));
-}
-
-/* ---------------------------------------------------------------------------
- * Store operations.  Each raises ERROR on failure; see UidLeaseTry.
- * ------------------------------------------------------------------------- */
-
-#define UID_SQL_NOW_MS \
-	"pg_catalog.floor(extract(epoch FROM pg_catalog.clock_timestamp()) * 1000)::pg_catalog.int8"
-
-static void
-UidLeaseEnsureTable(void)
-{
-	const char *params[2];
-	UidStoreRows *r;
-	char	   *qschema = (char *) quote_identifier(uid_lease_schema);
-
-	if (me.table_checked)
-		return;
-	snprintf(me.qtable, sizeof(me.qtable), "%s.lease", qschema);
-
-	UidStoreBegin();
-	params[0] = uid_lease_schema;
-	(void) UidStoreExec("SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext($1::text), "
-						UID_LEASE_ACQUIRE_LOCK ")", 1, params);
-	params[0] = me.qtable;
-	r = UidStoreExec("SELECT pg_catalog.to_regclass($1::text) IS NULL", 1, params);
-	if (r->nrows == 1 && strcmp(UidStoreValue(r, 0, 0), "t") == 0)
-	{
-		(void) UidStoreExec(psprintf("CREATE SCHEMA IF NOT EXISTS %s", qschema), 0, NULL);
-		(void) UidStoreExec(psprintf(
-									 "CREATE TABLE %s ("
-									 " worker_id integer PRIMARY KEY CHECK (worker_id BETWEEN 0 AND %d),"
-									 " token bigint NOT NULL,"
-									 " system_identifier numeric(20,0) NOT NULL,"
-									 " timeline integer NOT NULL,"
-									 " host text,"
-									 " port integer,"
-									 " pid integer,"
-									 " acquired_at timestamptz NOT NULL,"
-									 " renewed_at timestamptz NOT NULL,"
-									 " expires_at timestamptz NOT NULL,"
-									 " released_at timestamptz,"
-									 " last_issued_ms bigint NOT NULL DEFAULT 0)",
-									 me.qtable, UID_MAX_WORKER), 0, NULL);
-		(void) UidStoreExec(psprintf("COMMENT ON TABLE %s IS "
-									 "'uid worker id leases: one row per worker id ever leased (see the uid README, Leases)'",
-									 me.qtable), 0, NULL);
-		ereport(LOG, (errmsg("uid: created the lease table %s in the lease store", me.qtable)));
-	}
-	UidStoreCommit();
-	me.table_checked = true;
-}
-
-/* Publishes a held lease to the generator and the status. */
-static void
-UidLeaseGrant(int64 store_now, int64 store_expires)
-{
-	int64		deadline = me.deadline_unix_ms;
-
-	UidGeneratorGrant(me.worker_id, deadline - UID_EPOCH_MS);
-	SpinLockAcquire(&lease->mutex);
-	lease->state = deadline > UidClockNowUnixMs() ? UID_LEASE_HELD : UID_LEASE_EXPIRED;
-	lease->held = true;
-	lease->worker_id = me.worker_id;
-	lease->token = me.token;
-	lease->expires_at = UidUnixMsToTimestamptz(store_expires);
-	lease->generate_until = UidUnixMsToTimestamptz(deadline);
-	lease->consecutive_failures = 0;
-	SpinLockRelease(&lease->mutex);
-	me.expiry_logged = false;
-	me.last_logged_error[0] = '\0';
-}
-
-static void
-UidLeaseAcquire(void)
-{
-	const char *params[8];
-	UidStoreRows *r;
-	UidStoreRows *cand;
-	int64		before;
-	int64		after;
-	int64		store_now;
-	int64		store_expires;
-	int64		prev_last;
-	int64		acquired_ms;
-	int			chosen = -1;
-	char		pool[16],
-				id[16],
-				sysid[32],
-				tli[16],
-				port[16],
-				pid[16],
-				ttl[24];
-	char		host[256];
-
-	UidStoreOpen();
-	(void) UidStoreTakeNewSession();
-	UidLeaseEnsureTable();
-
-	UidStoreBegin();
-	params[0] = uid_lease_schema;
-	(void) UidStoreExec("SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext($1::text), "
-						UID_LEASE_ACQUIRE_LOCK ")", 1, params);
-
-	before = UidClockNowUnixMs();
-	r = UidStoreExec("SELECT " UID_SQL_NOW_MS, 0, NULL);
-	after = UidClockNowUnixMs();
-	UidLeaseCheckSkew(before, after, UidParseInt64(UidStoreValue(r, 0, 0)));
-
-	snprintf(pool, sizeof(pool), "%d", uid_lease_pool_size);
-	params[0] = pool;
-	cand = UidStoreExec(psprintf("SELECT g.id FROM pg_catalog.generate_series(0, $1::int - 1) AS g(id)"
-								 " WHERE NOT EXISTS (SELECT 1 FROM %s l WHERE l.worker_id = g.id"
-								 " AND l.released_at IS NULL AND l.expires_at > pg_catalog.clock_timestamp())"
-								 " ORDER BY g.id LIMIT %d",
-								 me.qtable, UID_LEASE_CANDIDATES), 1, params);
-	for (int i = 0; i < cand->nrows && chosen < 0; i++)
-	{
-		params[0] = uid_lease_schema;
-		params[1] = UidStoreValue(cand, i, 0);
-		r = UidStoreExec("SELECT pg_catalog.pg_try_advisory_lock(pg_catalog.hashtext($1::text), $2::int)",
-						 2, params);
-		if (strcmp(UidStoreValue(r, 0, 0), "t") == 0)
-			chosen = atoi(UidStoreValue(cand, i, 0));
-	}
-	if (chosen < 0)
-	{
-		UidStoreCommit();
-		UidLeaseNotePool(uid_lease_pool_size);
-		UidLeaseSetState(UID_LEASE_NO_FREE_ID,
-						 psprintf("all %d worker ids of the lease pool are leased", uid_lease_pool_size));
-		return;
-	}
-
-	if (gethostname(host, sizeof(host)) != 0)
-		strlcpy(host, "unknown", sizeof(host));
-	host[sizeof(host) - 1] = '\0';
-	snprintf(id, sizeof(id), "%d", chosen);
-	snprintf(sysid, sizeof(sysid), UINT64_FORMAT, GetSystemIdentifier());
-	(void) RecoveryInProgress();	/* before 15, this sets ThisTimeLineID */
-	snprintf(tli, sizeof(tli), "%d", UidCurrentTimeLine());
-	snprintf(port, sizeof(port), "%d", PostPortNumber);
-	snprintf(pid, sizeof(pid), "%d", (int) PostmasterPid);
-	snprintf(ttl, sizeof(ttl), "%lld", (long long) uid_lease_ttl_s * 1000);
-	params[0] = id;
-	params[1] = sysid;
-	params[2] = tli;
-	params[3] = host;
-	params[4] = port;
-	params[5] = pid;
-	params[6] = ttl;
-
-	before = UidClockNowUnixMs();
-	r = UidStoreExec(psprintf("INSERT INTO %s AS l (worker_id, token, system_identifier, timeline,"
-							  " host, port, pid, acquired_at, renewed_at, expires_at, released_at, last_issued_ms)"
-							  " VALUES ($1::int, 1, $2::numeric, $3::int, $4::text, $5::int, $6::int,"
-							  " pg_catalog.clock_timestamp(), pg_catalog.clock_timestamp(),"
-							  " pg_catalog.clock_timestamp() + $7::int8 * interval '1 ms', NULL, 0)"
-							  " ON CONFLICT (worker_id) DO UPDATE SET token = l.token + 1,"
-							  " system_identifier = EXCLUDED.system_identifier, timeline = EXCLUDED.timeline,"
-							  " host = EXCLUDED.host, port = EXCLUDED.port, pid = EXCLUDED.pid,"
-							  " acquired_at = EXCLUDED.acquired_at, renewed_at = EXCLUDED.renewed_at,"
-							  " expires_at = EXCLUDED.expires_at, released_at = NULL"
-							  " WHERE l.released_at IS NOT NULL OR l.expires_at <= pg_catalog.clock_timestamp()"
-							  " RETURNING l.token, l.last_issued_ms, " UID_SQL_NOW_MS ","
-							  " pg_catalog.floor(extract(epoch FROM l.expires_at) * 1000)::pg_catalog.int8,"
-							  " pg_catalog.floor(extract(epoch FROM l.acquired_at) * 1000)::pg_catalog.int8",
-							  me.qtable), 7, params);
-	after = UidClockNowUnixMs();
-	if (r->nrows != 1)
-	{
-		/* cannot happen while every acquirer takes the lock above */
-		params[0] = uid_lease_schema;
-		params[1] = id;
-		(void) UidStoreExec("SELECT pg_catalog.pg_advisory_unlock(pg_catalog.hashtext($1::text), $2::int)",
-							2, params);
-		UidStoreCommit();
-		UidLeaseSetState(UID_LEASE_STORE_ERROR,
-						 psprintf("worker id %d was taken by a concurrent acquirer", chosen));
-		return;
-	}
-	me.token = UidParseInt64(UidStoreValue(r, 0, 0));
-	prev_last = UidParseInt64(UidStoreValue(r, 0, 1));
-	store_now = UidParseInt64(UidStoreValue(r, 0, 2));
-	store_expires = UidParseInt64(UidStoreValue(r, 0, 3));
-	acquired_ms = UidParseInt64(UidStoreValue(r, 0, 4));
-
-	params[0] = pool;
-	r = UidStoreExec(psprintf("SELECT pg_catalog.count(*) FROM %s WHERE released_at IS NULL"
-							  " AND expires_at > pg_catalog.clock_timestamp() AND worker_id < $1::int",
-							  me.qtable), 1, params);
-	UidStoreCommit();
-
-	/* From here on the store says we hold it: release it when we go. */
-	me.held = true;
-	me.worker_id = chosen;
-	me.need_relock = false;
-	me.deadline_unix_ms = UidLeaseDeadline(before, store_now, store_expires);
-	me.next_renew_unix_ms = before + uid_lease_renew_interval_ms;
-	UidLeaseCheckSkew(before, after, store_now);	/* cannot fail: checked above */
-
-	SpinLockAcquire(&lease->mutex);
-	lease->held = true;
+	UidLeaseLock();
 	lease->state = UID_LEASE_WAITING;
-	lease->worker_id = chosen;
-	lease->token = me.token;
-	lease->acquired_at = UidUnixMsToTimestamptz(acquired_ms);
-	lease->renewed_at = lease->acquired_at;
-	lease->expires_at = UidUnixMsToTimestamptz(store_expires);
-	SpinLockRelease(&lease->mutex);
-	UidLeaseNotePool((int) UidParseInt64(UidStoreValue(r, 0, 0)));
-
-	/*
-	 * Start after the previous holder's last issued ms: wait until our clock
-	 * has passed it (by at most the clock skew, unless the previous holder's
-	 * clock ran ahead; uid_next() waits meanwhile), then raise the floor to
-	 * it, so that even a clock that now steps back cannot go below it.  In
-	 * this order, uid_next() never sees a floor ahead of the clock (UID01).
-	 */
-	while (UidClockNowUnixMs() <= prev_last && !ShutdownRequestPending)
-	{
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 Min(prev_last - UidClockNowUnixMs() + 1, 100), PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-	}
-	if (ShutdownRequestPending)
-		return;
-	if (prev_last > UID_EPOCH_MS)
-		UidGeneratorRaiseFloor(prev_last - UID_EPOCH_MS);
-
-	UidLeaseGrant(store_now, store_expires);
-	ereport(LOG,
-			(errmsg("uid: acquired worker id %d (fencing token %lld) from the lease store",
-					chosen, (long long) me.token),
-			 errdetail("IDs are issued after the previous holder's last issued time (%lld ms since 1970), until %lld ms before the lease expires unless it is renewed.",
-					   (long long) prev_last, (long long) uid_lease_safety_margin_ms)));
+	lease->worker_id = worker_id;
+	lease->token = token;
+	lease->acquired_at = acquired_at;
+	lease->renewed_at = acquired_at;
+	lease->expires_at = expires_at;
+	UidLeaseUnlock();
 }
 
-/* The lease is no longer ours in the store: stop at once. */
-static void
-UidLeaseLost(void)
+/* The generator was granted the held lease until deadline_unix_ms. */
+void
+UidLeasePublishGrant(TimestampTz renewed_at, TimestampTz expires_at,
+					 int64 deadline_unix_ms, bool renewal)
 {
-	(void) UidGeneratorRevoke();
-	me.held = false;
-	SpinLockAcquire(&lease->mutex);
-	lease->held = false;
-	lease->state = UID_LEASE_LOST;
-	lease->losses++;
-	snprintf(lease->last_error, sizeof(lease->last_error),
-			 "the lease store holds another fencing token for worker id %d", me.worker_id);
-	SpinLockRelease(&lease->mutex);
-	ereport(WARNING,
-			(errmsg("uid: lost the lease on worker id %d: the lease store no longer holds fencing token %lld",
-					me.worker_id, (long long) me.token),
-			 errdetail("uid_next() stopped issuing IDs with this worker id at once."),
-			 errhint("The lease worker will take another free worker id.")));
-}
-
-static void
-UidLeaseRenew(void)
-{
-	const char *params[5];
-	UidStoreRows *r;
-	char		id[16],
-				token[24],
-				ttl[24],
-				last[24],
-				pool[16];
-	int64		before,
-				after,
-				store_now,
-				store_expires;
-	int			failures;
-
-	snprintf(id, sizeof(id), "%d", me.worker_id);
-	snprintf(token, sizeof(token), "%lld", (long long) me.token);
-	snprintf(ttl, sizeof(ttl), "%lld", (long long) uid_lease_ttl_s * 1000);
-	snprintf(last, sizeof(last), "%lld",
-			 (long long) (UidStateMs(UidGeneratorLastState()) + UID_EPOCH_MS));
-	snprintf(pool, sizeof(pool), "%d", uid_lease_pool_size);
-
-	UidStoreOpen();
-	if (UidStoreTakeNewSession())
-		me.need_relock = true;
-	UidLeaseEnsureTable();
-	UidStoreBegin();
-	if (me.need_relock)
-	{
-		params[0] = uid_lease_schema;
-		params[1] = id;
-		r = UidStoreExec("SELECT pg_catalog.pg_try_advisory_lock(pg_catalog.hashtext($1::text), $2::int)",
-						 2, params);
-		if (strcmp(UidStoreValue(r, 0, 0), "t") != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-					 errmsg("another session holds the advisory lock on worker id %d in the lease store",
-							me.worker_id)));
-		/* a session lock: kept even if this transaction fails */
-		me.need_relock = false;
-	}
-	params[0] = id;
-	params[1] = token;
-	params[2] = ttl;
-	params[3] = last;
-	params[4] = pool;
-	before = UidClockNowUnixMs();
-	r = UidStoreExec(psprintf("UPDATE %s AS l SET renewed_at = pg_catalog.clock_timestamp(),"
-							  " expires_at = pg_catalog.clock_timestamp() + $3::int8 * interval '1 ms',"
-							  " last_issued_ms = GREATEST(l.last_issued_ms, $4::int8)"
-							  " WHERE l.worker_id = $1::int AND l.token = $2::int8 AND l.released_at IS NULL"
-							  " RETURNING " UID_SQL_NOW_MS ","
-							  " pg_catalog.floor(extract(epoch FROM l.expires_at) * 1000)::pg_catalog.int8,"
-							  " (SELECT pg_catalog.count(*) FROM %s u WHERE u.released_at IS NULL"
-							  " AND u.expires_at > pg_catalog.clock_timestamp() AND u.worker_id < $5::int)",
-							  me.qtable, me.qtable), 5, params);
-	after = UidClockNowUnixMs();
-	if (r->nrows == 0)
-	{
-		UidLeaseLost();
-		params[0] = uid_lease_schema;
-		params[1] = id;
-		(void) UidStoreExec("SELECT pg_catalog.pg_advisory_unlock(pg_catalog.hashtext($1::text), $2::int)",
-							2, params);
-		UidStoreCommit();
-		return;
-	}
-	store_now = UidParseInt64(UidStoreValue(r, 0, 0));
-	store_expires = UidParseInt64(UidStoreValue(r, 0, 1));
-	/* a clock that drifted away: do not extend the deadline (rolls back) */
-	UidLeaseCheckSkew(before, after, store_now);
-	UidStoreCommit();
-
-	me.deadline_unix_ms = UidLeaseDeadline(before, store_now, store_expires);
-	me.next_renew_unix_ms = before + uid_lease_renew_interval_ms;
-	SpinLockAcquire(&lease->mutex);
-	failures = lease->consecutive_failures;
-	SpinLockRelease(&lease->mutex);
-	if (failures > 0)
-		ereport(LOG,
-				(errmsg("uid: renewed the lease on worker id %d after %d failed attempts",
-						me.worker_id, failures)));
-	UidLeaseGrant(store_now, store_expires);
-	SpinLockAcquire(&lease->mutex);
-	lease->renewals++;
-	lease->renewed_at = UidUnixMsToTimestamptz(store_now);
-	SpinLockRelease(&lease->mutex);
-	UidLeaseNotePool((int) UidParseInt64(UidStoreValue(r, 0, 2)));
-}
-
-/*
- * Gives the lease back: stop the generator, then record the bound of what
- * it issued and mark the row released, so that the id is free at once and
- * the next holder starts after our last ID.
- */
-static void
-UidLeaseRelease(void)
-{
-	const char *params[3];
-	char		id[16],
-				token[24],
-				last[24];
-	int64		last_ms = UidGeneratorRevoke();
-
-	/* whatever happens below, we no longer hold it (see UidLeaseTry) */
-	me.held = false;
-	snprintf(id, sizeof(id), "%d", me.worker_id);
-	snprintf(token, sizeof(token), "%lld", (long long) me.token);
-	snprintf(last, sizeof(last), "%lld", (long long) (last_ms + UID_EPOCH_MS));
-
-	UidStoreOpen();
-	UidLeaseEnsureTable();
-	UidStoreBegin();
-	params[0] = id;
-	params[1] = token;
-	params[2] = last;
-	(void) UidStoreExec(psprintf("UPDATE %s AS l SET released_at = pg_catalog.clock_timestamp(),"
-								 " last_issued_ms = GREATEST(l.last_issued_ms, $3::int8)"
-								 " WHERE l.worker_id = $1::int AND l.token = $2::int8 AND l.released_at IS NULL",
-								 me.qtable), 3, params);
-	params[0] = uid_lease_schema;
-	params[1] = id;
-	(void) UidStoreExec("SELECT pg_catalog.pg_advisory_unlock(pg_catalog.hashtext($1::text), $2::int)",
-						2, params);
-	UidStoreCommit();
-	ereport(LOG,
-			(errmsg("uid: released worker id %d (fencing token %lld); last issued time %lld ms since 1970",
-					me.worker_id, (long long) me.token, (long long) (last_ms + UID_EPOCH_MS))));
-}
-
-/*
- * Runs one store operation; on ERROR, cleans up, records the failure and
- * returns false.  The worker never exits for a store problem.
- */
-static bool
-UidLeaseTry(void (*operation) (void))
-{
-	MemoryContext oldcxt = CurrentMemoryContext;
-	volatile bool ok = true;
-
-	PG_TRY();
-	{
-		operation();
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		UidStoreAbortAfterError();
-		MemoryContextSwitchTo(oldcxt);
-		me.table_checked = false;	/* dropped? look again, create if needed */
-		/* a failed acquisition may have left a session lock behind */
-		if (!me.held && !UidStoreRemote())
-			LockReleaseSession(USER_LOCKMETHOD);
-		/* log each different error once, not each retry of the same one */
-		if (strncmp(me.last_logged_error, edata->message, sizeof(me.last_logged_error) - 1) != 0)
-			ereport(LOG,
-					(errmsg("uid: lease store operation failed: %s", edata->message),
-					 me.held ? errdetail("Worker id %d stays usable until %d ms before its lease expires; the worker retries every %d ms.",
-										 me.worker_id, uid_lease_safety_margin_ms,
-										 uid_lease_renew_interval_ms) : 0));
-		strlcpy(me.last_logged_error, edata->message, sizeof(me.last_logged_error));
-		UidLeaseNoteFailure(edata->message);
-		FreeErrorData(edata);
-		ok = false;
-	}
-	PG_END_TRY();
-	return ok;
-}
-
-/* ---------------------------------------------------------------------------
- * The worker
- * ------------------------------------------------------------------------- */
-
-/* before_shmem_exit: whatever the reason, stop issuing with our worker id. */
-static void
-UidLeaseWorkerExit(int code, Datum arg)
-{
-	if (me.held)
-		(void) UidGeneratorRevoke();
-	UidStoreClose();
-	SpinLockAcquire(&lease->mutex);
-	lease->worker_pid = 0;
-	lease->worker_latch = NULL;
-	if (lease->state == UID_LEASE_HELD || lease->state == UID_LEASE_FAILING ||
-		lease->state == UID_LEASE_WAITING)
-		lease->state = UID_LEASE_STOPPED;
-	SpinLockRelease(&lease->mutex);
-}
-
-/* One pass: acquire, renew or release as needed; returns ms to sleep. */
-static long
-UidLeaseStep(void)
-{
-	int64		now = UidClockNowUnixMs();
-	bool		release_requested;
-
-	SpinLockAcquire(&lease->mutex);
-	release_requested = lease->release_requested;
-	SpinLockRelease(&lease->mutex);
-
-	if (release_requested)
-	{
-		if (me.held)
-			(void) UidLeaseTry(UidLeaseRelease);
-		me.held = false;
-		SpinLockAcquire(&lease->mutex);
-		lease->held = false;
-		lease->state = UID_LEASE_RELEASED;
-		SpinLockRelease(&lease->mutex);
-		return uid_lease_renew_interval_ms;
-	}
-
-	if (!me.held)
-	{
-		(void) UidLeaseTry(UidLeaseAcquire);
-		return uid_lease_renew_interval_ms;
-	}
-
-	if (now >= me.next_renew_unix_ms)
-	{
-		if (!UidLeaseTry(UidLeaseRenew))
-			me.next_renew_unix_ms = now + uid_lease_renew_interval_ms;
-		if (!me.held)
-			return uid_lease_renew_interval_ms;
-		now = UidClockNowUnixMs();
-	}
-
-	if (now > me.deadline_unix_ms)
-	{
-		SpinLockAcquire(&lease->mutex);
-		lease->state = UID_LEASE_EXPIRED;
-		SpinLockRelease(&lease->mutex);
-		if (!me.expiry_logged)
-			ereport(WARNING,
-					(errmsg("uid: the lease on worker id %d could not be renewed; uid_next() has stopped %d ms before its expiry",
-							me.worker_id, uid_lease_safety_margin_ms),
-					 errhint("Check the lease store; IDs are issued again once a renewal succeeds.")));
-		me.expiry_logged = true;
-		return Max(me.next_renew_unix_ms - now, 1);
-	}
-	return Max(Min(me.next_renew_unix_ms, me.deadline_unix_ms + 1) - now, 1);
-}
-
-static void
-UidLeaseCheckSettings(void)
-{
-	if ((int64) uid_lease_safety_margin_ms + uid_lease_renew_interval_ms >= (int64) uid_lease_ttl_s * 1000)
-		ereport(WARNING,
-				(errmsg("uid: uid.lease_safety_margin plus uid.lease_renew_interval is not below uid.lease_ttl"),
-				 errdetail("A lease would stop issuing IDs before its first renewal.")));
-	if (uid_lease_safety_margin_ms <= 2 * uid_lease_max_clock_skew_ms)
-		ereport(WARNING,
-				(errmsg("uid: uid.lease_safety_margin should exceed twice uid.lease_max_clock_skew")));
+	UidLeaseLock();
+	lease->held = true;
+	lease->state = deadline_unix_ms > UidClockNowUnixMs() ? UID_LEASE_HELD : UID_LEASE_EXPIRED;
+	lease->renewed_at = renewed_at;
+	lease->expires_at = expires_at;
+	lease->generate_until = UidUnixMsToTimestamptz(deadline_unix_ms);
+	lease->consecutive_failures = 0;
+	if (renewal)
+		lease->renewals++;
+	UidLeaseUnlock();
 }
 
 void
-uid_lease_worker_main(Datum main_arg)
+UidLeasePublishLost(int worker_id)
 {
-	pqsignal(SIGHUP, SignalHandlerForConfigReload);
-	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
-	BackgroundWorkerUnblockSignals();
+	UidLeaseLock();
+	lease->held = false;
+	lease->state = UID_LEASE_LOST;
+	lease->losses++;
+	lease->failure = UID_FAIL_NONE;
+	snprintf(lease->last_error, sizeof(lease->last_error),
+			 "the lease store holds another fencing token for worker id %d", worker_id);
+	UidLeaseUnlock();
+}
 
-	memset(&me, 0, sizeof(me));
-	before_shmem_exit(UidLeaseWorkerExit, (Datum) 0);
+/* No lease held any more: released on request, or at the worker's exit. */
+void
+UidLeasePublishReleased(UidLeaseState state)
+{
+	UidLeaseLock();
+	lease->held = false;
+	lease->state = state;
+	UidLeaseUnlock();
+}
 
-	if (!UidStoreRemote())
-	{
-		BackgroundWorkerInitializeConnection(uid_lease_database, NULL, 0);
-		/* never queue behind a lock on the lease table for long */
-		SetConfigOption("lock_timeout", "5s", PGC_SUSET, PGC_S_OVERRIDE);
-	}
+void
+UidLeasePublishPool(int pool_size, int free_ids)
+{
+	UidLeaseLock();
+	lease->pool_size = pool_size;
+	lease->free_ids = free_ids;
+	UidLeaseUnlock();
+}
 
-	/*
-	 * A restarted worker (same postmaster, shared memory intact) resumes the
-	 * lease it held by its token; its advisory lock went with the old session.
-	 */
+int
+UidLeaseConsecutiveFailures(void)
+{
+	int			n;
+
 	SpinLockAcquire(&lease->mutex);
-	lease->worker_pid = MyProcPid;
-	lease->worker_latch = MyLatch;
-	if (lease->held && lease->token > 0)
-	{
-		me.held = true;
-		me.worker_id = lease->worker_id;
-		me.token = lease->token;
-		me.need_relock = true;
-	}
+	n = lease->consecutive_failures;
 	SpinLockRelease(&lease->mutex);
+	return n;
+}
 
-	UidLeaseCheckSettings();
-	ereport(LOG,
-			(errmsg("uid lease worker started; lease store: %s",
-					UidStoreRemote() ? "uid.lease_conninfo" :
-					psprintf("database \"%s\" of this server", uid_lease_database))));
+/* The pending request of uid_lease_release/acquire: true to release. */
+bool
+UidLeaseTakeRequest(uint64 *request)
+{
+	bool		release;
 
-	for (;;)
-	{
-		long		timeout;
+	SpinLockAcquire(&lease->mutex);
+	release = lease->release_requested;
+	*request = lease->requests;
+	SpinLockRelease(&lease->mutex);
+	return release;
+}
 
-		if (ConfigReloadPending)
-		{
-			ConfigReloadPending = false;
-			ProcessConfigFile(PGC_SIGHUP);
-			UidLeaseCheckSettings();
-		}
-		if (ShutdownRequestPending)
-			break;
+void
+UidLeaseRequestDone(uint64 request)
+{
+	UidLeaseLock();
+	if (lease->requests_done < request)
+		lease->requests_done = request;
+	UidLeaseUnlock();
+}
 
-		UidStoreResetMemory();
-		pgstat_report_activity(STATE_RUNNING, "uid lease step");
-		timeout = UidLeaseStep();
-		pgstat_report_activity(STATE_IDLE, NULL);
-		if (ShutdownRequestPending)
-			break;
+/*
+ * uid.lease_conninfo names this very server: the worker found out over
+ * libpq and restarts to use that database in-process (lease_worker.c).
+ */
+void
+UidLeaseNoteStoreIsSelf(const char *database, const char *role)
+{
+	UidLeaseLock();
+	lease->store_is_self = true;
+	strlcpy(lease->self_database, database, NAMEDATALEN);
+	strlcpy(lease->self_role, role, NAMEDATALEN);
+	UidLeaseUnlock();
+}
 
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 timeout, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-	}
+bool
+UidLeaseStoreIsSelf(char *database, char *role)
+{
+	bool		is_self;
 
-	/* clean shutdown: give the id back, so that it is free at once */
-	if (me.held)
-	{
-		UidStoreResetMemory();
-		(void) UidLeaseTry(UidLeaseRelease);
-		me.held = false;
-		SpinLockAcquire(&lease->mutex);
-		lease->held = false;
-		SpinLockRelease(&lease->mutex);
-	}
-
-	/*
-	 * Exit code 1, so that the postmaster starts the worker again unless the
-	 * server is shutting down (pg_terminate_backend() on the lease worker
-	 * must not leave the server without a worker id for good).
-	 */
-	proc_exit(1);
+	SpinLockAcquire(&lease->mutex);
+	is_self = lease->store_is_self;
+	strlcpy(database, lease->self_database, NAMEDATALEN);
+	strlcpy(role, lease->self_role, NAMEDATALEN);
+	SpinLockRelease(&lease->mutex);
+	return is_self;
 }
 
 /* ---------------------------------------------------------------------------
- * SQL interface and the no-worker-id error
+ * What backends see
  * ------------------------------------------------------------------------- */
 
-/* How long uid_next() waits for a lease that is being acquired. */
-#define UID_LEASE_AWAIT_MS 5000
+/*
+ * Store errors name hosts, socket paths and roles: superusers and members
+ * of pg_monitor read them in full, others only their kind.
+ */
+static bool
+UidLeaseMayReadErrors(void)
+{
+	return superuser() || has_privs_of_role(GetUserId(), ROLE_PG_MONITOR);
+}
+
+static const char *
+UidLeaseErrorText(UidLeaseFailure kind, const char *error)
+{
+	const char *what;
+
+	if (error[0] == '\0' || UidLeaseMayReadErrors())
+		return error;
+	switch (kind)
+	{
+		case UID_FAIL_CONNECT:
+			what = "could not connect to the lease store";
+			break;
+		case UID_FAIL_STATEMENT:
+			what = "a statement in the lease store failed";
+			break;
+		case UID_FAIL_TABLE:
+			what = "the lease table or its schema is not usable";
+			break;
+		case UID_FAIL_VALUE:
+			what = "the lease store returned a value out of range";
+			break;
+		default:
+			return error;		/* names no host, path or role */
+	}
+	return psprintf("%s (details in the server log, or in uid_lease_status() for superusers and pg_monitor)",
+					what);
+}
+
+static void
+UidLeaseSnapshot(UidLeaseShared *copy)
+{
+	SpinLockAcquire(&lease->mutex);
+	memcpy(copy, lease, sizeof(UidLeaseShared));
+	SpinLockRelease(&lease->mutex);
+}
+
+/* Why there is no worker id, from the status: the detail of UID02. */
+static char *
+UidLeaseNoWorkerIdDetail(const UidLeaseShared *s)
+{
+	const char *error = UidLeaseErrorText(s->failure, s->last_error);
+
+	switch (s->state)
+	{
+		case UID_LEASE_STARTING:
+		case UID_LEASE_WAITING:
+			return psprintf("The lease worker has not acquired a worker id yet.");
+		case UID_LEASE_HELD:
+		case UID_LEASE_FAILING:
+		case UID_LEASE_EXPIRED:
+			return psprintf("The lease on worker id %d could not be renewed, and uid_next() stops %d ms before it expires (last error: %s).",
+							s->worker_id, uid_lease_safety_margin_ms, error);
+		case UID_LEASE_LOST:
+			return psprintf("The lease on worker id %d was taken over: the lease store holds another fencing token.",
+							s->worker_id);
+		case UID_LEASE_NO_FREE_ID:
+			return psprintf("All %d worker ids of the lease pool are leased.", uid_lease_pool_size);
+		case UID_LEASE_RELEASED:
+			return psprintf("The lease was released by uid_lease_release().");
+		case UID_LEASE_CLOCK_SKEW:
+		case UID_LEASE_STORE_ERROR:
+			return psprintf("No lease could be acquired: %s.", error);
+		case UID_LEASE_CONFIG_ERROR:
+			return psprintf("%s.", error);
+		default:
+			return psprintf("The uid lease worker is not running.");
+	}
+}
+
+static void
+UidLeaseRaiseNoWorkerId(void)
+{
+	UidLeaseShared s = {0};
+	const char *hint = NULL;
+
+	UidLeaseSnapshot(&s);
+	if (s.state == UID_LEASE_CONFIG_ERROR)
+		(void) UidLeaseConfigProblem(&hint);
+	ereport(ERROR,
+			(errcode(ERRCODE_UID_NO_WORKER_ID),
+			 errmsg("uid_next() has no worker id: no lease is held (state \"%s\")",
+					UidLeaseStateNames[s.state]),
+			 errdetail_internal("%s", UidLeaseNoWorkerIdDetail(&s)),
+			 errhint("%s", hint ? hint :
+					 "IDs are issued again as soon as a lease is held. "
+					 "See SELECT * FROM uid_lease_status(), the server log, and the lease store "
+					 "(uid.lease_conninfo, uid.lease_database).")));
+}
+
+/* What a backend waits for on the lease's condition variable. */
+typedef enum UidLeaseWaitGoal
+{
+	UID_WAIT_FIRST_GRANT,		/* uid_next(): a worker id, or a final state */
+	UID_WAIT_RELEASED,			/* uid_lease_release() acted on */
+	UID_WAIT_ACQUIRED			/* uid_lease_acquire() acted on, lease taken or not */
+} UidLeaseWaitGoal;
+
+static bool
+UidLeaseWaitDone(UidLeaseWaitGoal goal, uint64 request)
+{
+	UidLeaseState state;
+	uint64		done;
+
+	SpinLockAcquire(&lease->mutex);
+	state = lease->state;
+	done = lease->requests_done;
+	SpinLockRelease(&lease->mutex);
+
+	if (state == UID_LEASE_CONFIG_ERROR)
+		return true;			/* no worker runs: nothing to wait for */
+	switch (goal)
+	{
+		case UID_WAIT_FIRST_GRANT:
+			return UidGeneratorWorkerId() >= 0 ||
+				(state != UID_LEASE_STARTING && state != UID_LEASE_WAITING);
+		case UID_WAIT_RELEASED:
+			return done >= request;
+		case UID_WAIT_ACQUIRED:
+			return done >= request && state != UID_LEASE_WAITING && state != UID_LEASE_STARTING;
+	}
+	return true;
+}
+
+/* Sleeps on the condition variable until the goal is met or timeout_ms pass. */
+static bool
+UidLeaseWaitFor(UidLeaseWaitGoal goal, uint64 request, int timeout_ms, uint32 wait_event)
+{
+	TimestampTz end = GetCurrentTimestamp() + (TimestampTz) timeout_ms * 1000;
+	bool		done = false;
+
+	ConditionVariablePrepareToSleep(&lease->cv);
+	for (;;)
+	{
+		long		left_ms;
+
+		done = UidLeaseWaitDone(goal, request);
+		left_ms = (long) ((end - GetCurrentTimestamp()) / 1000);
+		if (done || left_ms <= 0)
+			break;
+		(void) ConditionVariableTimedSleep(&lease->cv, left_ms, wait_event);
+	}
+	ConditionVariableCancelSleep();
+	return done;
+}
 
 /*
  * uid_next() found no usable grant (cold path only).  Right after start-up,
- * while the worker is taking its first lease, or while it waits to pass the
- * previous holder's time, wait (once per call, at most UID_LEASE_AWAIT_MS)
- * and return so that the caller retries; otherwise raise UID02 and say why,
- * from the worker's status.
+ * while the worker is taking its first lease or waits to pass the previous
+ * holder's time, wait (once per call, at most UID_LEASE_AWAIT_MS) and
+ * return so that the caller retries; otherwise raise UID02 and say why.
  */
 void
 UidLeaseAwaitWorkerId(bool *waited)
 {
-	UidLeaseState state = UID_LEASE_STOPPED;
-	int			worker_id = -1;
-	char		last_error[256] = "";
-	char	   *detail;
-
-	for (int slept = 0;; slept += 10)
+	if (!*waited)
 	{
-		SpinLockAcquire(&lease->mutex);
-		state = lease->state;
-		worker_id = lease->worker_id;
-		strlcpy(last_error, lease->last_error, sizeof(last_error));
-		SpinLockRelease(&lease->mutex);
-
-		if (*waited || slept >= UID_LEASE_AWAIT_MS ||
-			(state != UID_LEASE_STARTING && state != UID_LEASE_WAITING))
-			break;
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10,
-						 PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-		if (UidGeneratorWorkerId() >= 0)
-		{
-			*waited = true;
-			return;
-		}
-	}
-	if (state == UID_LEASE_STARTING || state == UID_LEASE_WAITING)
 		*waited = true;
-
-	switch (state)
-	{
-		case UID_LEASE_STARTING:
-		case UID_LEASE_WAITING:
-			detail = psprintf("The lease worker has not acquired a worker id yet.");
-			break;
-		case UID_LEASE_HELD:
-		case UID_LEASE_FAILING:
-		case UID_LEASE_EXPIRED:
-			detail = psprintf("The lease on worker id %d could not be renewed, and uid_next() stops %d ms before it expires (last error: %s).",
-							  worker_id, uid_lease_safety_margin_ms, last_error);
-			break;
-		case UID_LEASE_LOST:
-			detail = psprintf("The lease on worker id %d was taken over: the lease store holds another fencing token.",
-							  worker_id);
-			break;
-		case UID_LEASE_NO_FREE_ID:
-			detail = psprintf("All %d worker ids of the lease pool are leased.", uid_lease_pool_size);
-			break;
-		case UID_LEASE_RELEASED:
-			detail = psprintf("The lease was released by uid_lease_release().");
-			break;
-		case UID_LEASE_CLOCK_SKEW:
-		case UID_LEASE_STORE_ERROR:
-			detail = psprintf("No lease could be acquired: %s.", last_error);
-			break;
-		default:
-			detail = psprintf("The uid lease worker is not running.");
-			break;
+		if (UidLeaseWaitFor(UID_WAIT_FIRST_GRANT, 0, UID_LEASE_AWAIT_MS, UidWaitLeaseFirstGrant()) &&
+			UidGeneratorWorkerId() >= 0)
+			return;
 	}
-	ereport(ERROR,
-			(errcode(ERRCODE_UID_NO_WORKER_ID),
-			 errmsg("uid_next() has no worker id: no lease is held (state \"%s\")",
-					UidLeaseStateNames[state]),
-			 errdetail_internal("%s", detail),
-			 errhint("IDs are issued again as soon as a lease is held. "
-					 "See SELECT * FROM uid_lease_status(), the server log, and the lease store "
-					 "(uid.lease_conninfo, uid.lease_database).")));
+	UidLeaseRaiseNoWorkerId();
+}
+
+/* The store column of uid_lease_status(): where the lease table is, not how to reach it. */
+static char *
+UidLeaseStoreName(const UidLeaseShared *s)
+{
+	if (!uid_worker_id_lease)
+		return "none";
+	if (s->store_is_self)
+		return psprintf("uid.lease_conninfo (this server, database %s)", s->self_database);
+	if (uid_lease_conninfo[0] != '\0')
+		return "uid.lease_conninfo";
+	return psprintf("database %s", uid_lease_database);
 }
 
 Datum
 uid_lease_status(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[16];
-	bool		nulls[16];
-	UidLeaseShared s;
+	Datum		values[16] = {0};
+	bool		nulls[16] = {0};
+	UidLeaseShared s = {0};
 	int			i = 0;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);
 	UidRequireSharedMemory("uid_lease_status");
+	UidLeaseSnapshot(&s);
 
-	SpinLockAcquire(&lease->mutex);
-	memcpy(&s, lease, sizeof(s));
-	SpinLockRelease(&lease->mutex);
-
-	memset(nulls, 0, sizeof(nulls));
 	values[i++] = CStringGetTextDatum(uid_worker_id_lease ? "lease" : "static");
 	values[i++] = CStringGetTextDatum(UidLeaseStateNames[s.state]);
 	/* worker id: the one uid_next() uses now, else the one last leased */
@@ -1043,10 +700,7 @@ uid_lease_status(PG_FUNCTION_ARGS)
 		nulls[i++] = true;
 	values[i] = Int64GetDatum(s.token);
 	nulls[i++] = s.token == 0;
-	values[i] = CStringGetTextDatum(!uid_worker_id_lease ? "none" :
-									(uid_lease_conninfo && uid_lease_conninfo[0]) ? "uid.lease_conninfo" :
-									psprintf("database %s", uid_lease_database));
-	i++;
+	values[i++] = CStringGetTextDatum(UidLeaseStoreName(&s));
 	values[i] = TimestampTzGetDatum(s.acquired_at);
 	nulls[i++] = s.acquired_at == 0;
 	values[i] = TimestampTzGetDatum(s.renewed_at);
@@ -1061,7 +715,7 @@ uid_lease_status(PG_FUNCTION_ARGS)
 	values[i++] = Int64GetDatum(s.losses);
 	values[i] = Int32GetDatum(s.free_ids);
 	nulls[i++] = s.free_ids < 0;
-	values[i] = CStringGetTextDatum(s.last_error);
+	values[i] = CStringGetTextDatum(UidLeaseErrorText(s.failure, s.last_error));
 	nulls[i++] = s.last_error[0] == '\0';
 	values[i] = Int32GetDatum(s.worker_pid);
 	nulls[i++] = s.worker_pid == 0;
@@ -1082,52 +736,74 @@ UidLeaseRequireMode(const char *funcname)
 				 errhint("Set uid.worker_id = 'lease' in postgresql.conf and restart the server.")));
 }
 
-/*
- * Sets or clears the release request, wakes the worker, and waits (up to
- * 10 s, interruptibly) until its status shows the wanted state.
- */
-static bool
+/* Asks the worker to release (or to take a lease again); returns the request's number. */
+static uint64
 UidLeaseRequest(bool release)
 {
 	Latch	   *latch;
+	uint64		request;
 
 	SpinLockAcquire(&lease->mutex);
 	lease->release_requested = release;
+	request = ++lease->requests;
 	latch = lease->worker_latch;
 	SpinLockRelease(&lease->mutex);
 	if (latch)
 		SetLatch(latch);
+	return request;
+}
 
-	for (int waited = 0; waited < 10000; waited += 10)
-	{
-		UidLeaseState state;
+static UidLeaseState
+UidLeaseCurrentState(void)
+{
+	UidLeaseState state;
 
-		SpinLockAcquire(&lease->mutex);
-		state = lease->state;
-		SpinLockRelease(&lease->mutex);
-		if (release ? state == UID_LEASE_RELEASED : state == UID_LEASE_HELD)
-			return true;
-		if (!release && state != UID_LEASE_RELEASED && waited >= 100 && state != UID_LEASE_WAITING &&
-			state != UID_LEASE_STARTING)
-			return false;		/* the worker tried and failed: see the status */
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10,
-						 PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
-	return false;
+	SpinLockAcquire(&lease->mutex);
+	state = lease->state;
+	SpinLockRelease(&lease->mutex);
+	return state;
 }
 
 Datum
 uid_lease_release(PG_FUNCTION_ARGS)
 {
+	uint64		request;
+
 	UidLeaseRequireMode("uid_lease_release");
-	PG_RETURN_BOOL(UidLeaseRequest(true));
+	request = UidLeaseRequest(true);
+	PG_RETURN_BOOL(UidLeaseWaitFor(UID_WAIT_RELEASED, request, UID_LEASE_REQUEST_MS,
+								   UidWaitLeaseRequest()) &&
+				   UidLeaseCurrentState() == UID_LEASE_RELEASED);
 }
 
 Datum
 uid_lease_acquire(PG_FUNCTION_ARGS)
 {
+	uint64		request;
+
 	UidLeaseRequireMode("uid_lease_acquire");
-	PG_RETURN_BOOL(UidLeaseRequest(false));
+	request = UidLeaseRequest(false);
+	PG_RETURN_BOOL(UidLeaseWaitFor(UID_WAIT_ACQUIRED, request, UID_LEASE_REQUEST_MS,
+								   UidWaitLeaseRequest()) &&
+				   UidLeaseCurrentState() == UID_LEASE_HELD);
+}
+
+/*
+ * uid_lease_table_sql(owner, schema): the statements that create the lease
+ * table, the same text the lease worker runs (lease_store.c), for creating
+ * it beforehand in a store where the worker may not create schemas.
+ */
+Datum
+uid_lease_table_sql(PG_FUNCTION_ARGS)
+{
+	Name		owner = PG_GETARG_NAME(0);
+	Name		schema = PG_GETARG_NAME(1);
+
+	if (strncmp(NameStr(*schema), "pg_", 3) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_RESERVED_NAME),
+				 errmsg("unacceptable schema name \"%s\"", NameStr(*schema)),
+				 errdetail("The prefix \"pg_\" is reserved for system schemas."),
+				 errhint("Pick the schema named by uid.lease_schema, by default uid_lease.")));
+	PG_RETURN_TEXT_P(cstring_to_text(UidStoreTableSql(NameStr(*schema), NameStr(*owner))));
 }

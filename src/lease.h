@@ -1,14 +1,26 @@
 /*
  * lease.h
- *		Internal interface between the lease worker (lease.c) and its store
- *		connection (lease_store.c).
+ *		Internal interface of the lease subsystem (uid.worker_id = 'lease'),
+ *		split by process and protocol:
+ *
+ *	lease.c			settings, shared state, the SQL functions and the
+ *					no-worker-id error of uid_next(): what backends see.
+ *	lease_worker.c	the background worker: acquire, renew, release.
+ *	lease_store.c	the store protocol: one function per statement, the
+ *					lease table's definition, checks on every value read.
+ *	lease_conn.c	the session with the store: in-process (SPI) or libpq.
+ *
+ * docs/leases.md describes the protocol and its threat model.
  */
 #ifndef UID_LEASE_H
 #define UID_LEASE_H
 
 #include "uid.h"
 
-/* settings (lease.c) */
+#include "utils/timestamp.h"
+
+/* ---- settings (lease.c) ---- */
+
 extern char *uid_lease_database;
 extern char *uid_lease_conninfo;
 extern char *uid_lease_schema;
@@ -18,24 +30,153 @@ extern int	uid_lease_safety_margin_ms;
 extern int	uid_lease_max_clock_skew_ms;
 extern int	uid_lease_pool_size;
 
-/* rows of a store query, as text (NULL for SQL NULL), row-major */
-typedef struct UidStoreRows
+/* ---- the lease's state, as uid_lease_status() shows it ---- */
+
+typedef enum UidLeaseState
+{
+	UID_LEASE_STATIC,			/* uid.worker_id is a number: no lease */
+	UID_LEASE_STARTING,			/* worker not yet through its first attempt */
+	UID_LEASE_WAITING,			/* acquired; waiting to pass the previous holder's time */
+	UID_LEASE_HELD,				/* generating */
+	UID_LEASE_FAILING,			/* generating; the last renewal failed */
+	UID_LEASE_EXPIRED,			/* renewals failed until the margin: stopped */
+	UID_LEASE_LOST,				/* another fencing token in the store: stopped */
+	UID_LEASE_NO_FREE_ID,		/* every id of the pool is leased */
+	UID_LEASE_CLOCK_SKEW,		/* clock differs from the store's too much */
+	UID_LEASE_STORE_ERROR,		/* could not acquire: store unreachable or failing */
+	UID_LEASE_RELEASED,			/* uid_lease_release() */
+	UID_LEASE_STOPPED,			/* the worker is not running */
+	UID_LEASE_CONFIG_ERROR		/* the settings cannot work: no ids at all */
+} UidLeaseState;
+
+/*
+ * What kind of failure last_error describes.  Everyone sees the kind; the
+ * text itself (host names, socket paths, role names) only superusers and
+ * members of pg_monitor (UidLeaseMayReadErrors).
+ */
+typedef enum UidLeaseFailure
+{
+	UID_FAIL_NONE,
+	UID_FAIL_CONNECT,			/* no session with the store */
+	UID_FAIL_STATEMENT,			/* a store statement failed */
+	UID_FAIL_TABLE,				/* lease schema or table refused (owner) */
+	UID_FAIL_VALUE,				/* the store returned a value out of range */
+	UID_FAIL_CLOCK_SKEW,		/* store clock too far from ours */
+	UID_FAIL_CONFIG				/* settings that cannot work */
+} UidLeaseFailure;
+
+/* ---- lease.c: the worker publishes through these (each wakes waiters) ---- */
+
+extern void UidLeaseWorkerAttach(void);
+extern void UidLeaseWorkerDetach(void);
+extern bool UidLeaseResumeHeld(int *worker_id, int64 *token);
+extern void UidLeasePublishState(UidLeaseState state);
+extern void UidLeasePublishFailure(UidLeaseFailure kind, const char *error,
+								   bool held, UidLeaseState unheld_state);
+extern void UidLeasePublishAcquired(int worker_id, int64 token,
+									TimestampTz acquired_at, TimestampTz expires_at);
+extern void UidLeasePublishGrant(TimestampTz renewed_at, TimestampTz expires_at,
+								 int64 deadline_unix_ms, bool renewal);
+extern void UidLeasePublishLost(int worker_id);
+extern void UidLeasePublishReleased(UidLeaseState state);
+extern void UidLeasePublishPool(int pool_size, int free_ids);
+extern int	UidLeaseConsecutiveFailures(void);
+extern bool UidLeaseTakeRequest(uint64 *request);
+extern void UidLeaseRequestDone(uint64 request);
+extern bool UidLeaseStoreIsSelf(char *database, char *role);
+extern void UidLeaseNoteStoreIsSelf(const char *database, const char *role);
+extern const char *UidLeaseConfigProblem(const char **hint);
+
+/* ---- lease_store.c: the store protocol ---- */
+
+/* The session with the store, as lease_store.c found it when opening it. */
+typedef struct UidStoreSession
+{
+	bool		new_session;	/* opened just now: advisory locks are gone */
+	bool		is_this_server; /* uid.lease_conninfo points at this server */
+	char		database[NAMEDATALEN];
+	char		role[NAMEDATALEN];
+} UidStoreSession;
+
+/* What an acquisition or renewal statement returned. */
+typedef struct UidStoreLease
+{
+	bool		found;			/* false: the row is not (or no longer) ours */
+	int64		token;
+	int64		prev_last_issued_unix_ms;	/* acquisition only */
+	TimestampTz store_now;		/* the store's clock when it set the expiry */
+	TimestampTz acquired_at;
+	TimestampTz expires_at;
+	int			leased;			/* renewal: live leases below the pool size */
+} UidStoreLease;
+
+/* Who takes a lease: recorded in the row. */
+typedef struct UidStoreHolder
+{
+	uint64		system_identifier;
+	int			timeline;
+	char		host[256];
+	int			port;
+	int			pid;
+} UidStoreHolder;
+
+/* A free worker id, and the last issued time its row records. */
+typedef struct UidStoreFreeId
+{
+	int			worker_id;
+	int64		last_issued_unix_ms;
+} UidStoreFreeId;
+
+#define UID_STORE_MAX_CANDIDATES	64
+
+extern void UidStoreInit(bool remote);
+extern bool UidStoreRemote(void);
+extern void UidStoreOpen(UidStoreSession *session);
+extern void UidStoreClose(void);
+extern void UidStoreBegin(void);
+extern void UidStoreCommit(void);
+extern void UidStoreAbortAfterError(void);
+extern void UidStoreFinalRelease(void);
+extern TimestampTz UidStoreClock(void);
+extern int	UidStoreFreeIds(int pool_size, UidStoreFreeId *ids, int max_ids);
+extern int64 UidStoreLastIssuedMax(TimestampTz store_now);
+extern bool UidStoreTryLock(int worker_id);
+extern void UidStoreUnlock(int worker_id);
+extern void UidStoreTake(int worker_id, const UidStoreHolder *holder,
+						 UidStoreLease *lease);
+extern int	UidStoreCountLeased(int pool_size);
+extern void UidStoreRenew(int worker_id, int64 token, int64 last_issued_unix_ms,
+						  int pool_size, UidStoreLease *lease);
+extern void UidStoreRelease(int worker_id, int64 token, int64 last_issued_unix_ms);
+extern char *UidStoreTableSql(const char *schema, const char *owner);
+
+/*
+ * The kind of the failure being raised: set by whoever raises a lease error
+ * (lease_store.c, lease_conn.c), reset by the worker before each operation.
+ */
+extern UidLeaseFailure uid_lease_failure;
+
+/* ---- lease_conn.c: the session's transport ---- */
+
+/* rows of a store statement, as text (NULL for SQL NULL), row-major */
+typedef struct UidConnRows
 {
 	int			nrows;
 	int			ncols;
 	char	  **vals;
-} UidStoreRows;
+} UidConnRows;
 
-#define UidStoreValue(r, row, col) ((r)->vals[(row) * (r)->ncols + (col)])
+#define UidConnValue(r, row, col) ((r)->vals[(row) * (r)->ncols + (col)])
 
-extern void UidStoreResetMemory(void);
-extern void UidStoreOpen(void);
-extern bool UidStoreTakeNewSession(void);
-extern void UidStoreClose(void);
-extern void UidStoreBegin(void);
-extern UidStoreRows *UidStoreExec(const char *sql, int nparams, const char *const *params);
-extern void UidStoreCommit(void);
-extern void UidStoreAbortAfterError(void);
-extern bool UidStoreRemote(void);
+extern bool UidConnCheckConninfo(const char *conninfo, char **error);
+extern void UidConnInit(bool remote);
+extern bool UidConnRemote(void);
+extern bool UidConnOpen(void);
+extern void UidConnClose(void);
+extern void UidConnBegin(void);
+extern void UidConnCommit(void);
+extern void UidConnAbortAfterError(void);
+extern void UidConnSetFinal(void);
+extern UidConnRows *UidConnExec(const char *sql, int nparams, const char *const *params);
 
 #endif							/* UID_LEASE_H */

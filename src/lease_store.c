@@ -1,288 +1,607 @@
 /*
  * lease_store.c
- *		The lease worker's connection to the lease store: the same SQL run
- *		either in-process through SPI (a database of this server, the default)
- *		or over libpq (uid.lease_conninfo, a coordination database shared by
- *		many servers).
+ *		The lease store protocol: every statement the lease worker runs in
+ *		the store, one function each, the one definition of the lease table,
+ *		and a range check on every value read back.
  *
- * Only the lease worker (lease.c) calls these functions.  Every statement
- * takes its values as text parameters ($n, cast in the SQL), so the same text
- * serves both paths.  Any failure raises an ERROR; the worker catches it and
- * calls UidStoreAbortAfterError, which rolls back (SPI) or drops the
- * connection (libpq; that also drops the session's advisory locks).
+ * The same text runs in-process (SPI) and over libpq (lease_conn.c), so it
+ * assumes nothing of the session but what UidStoreSettings pins: search_path
+ * is pg_catalog, pg_temp; every function, type and operator is qualified
+ * (OPERATOR(pg_catalog.=)) so that no object a store role creates is ever
+ * picked; values are parameters; the one identifier, the schema, is quoted.
  *
- * Remote statements are sent asynchronously and waited for on the latch with
- * a timeout, so an unreachable store cannot hang the worker; the generator
- * never waits for the store (it only compares with the grant's deadline).
+ * Trust (docs/leases.md, "Threat model"):
+ *	- The lease schema and table are used only if owned by the role the
+ *	  worker runs as in the store or by a superuser: whoever owns them can
+ *	  attach triggers, rules or policies that run as the worker.  They are
+ *	  created with that role as their explicit owner.
+ *	- No statement waits on a lock that a role without rights on the lease
+ *	  table can hold.  Advisory locks are taken with pg_try_advisory_lock
+ *	  only, and an id's advisory lock counts as a live holder only when the
+ *	  session holding it belongs to a superuser or a role that can update the
+ *	  lease table; any other role's lock on that key is ignored.  Rows are
+ *	  locked only by row updates, which need rights on the table.
  */
 #include "postgres.h"
 
-#include "access/xact.h"
-#include "catalog/pg_type.h"
-#include "executor/spi.h"
-#include "libpq-fe.h"
+#include <limits.h>
+
 #include "miscadmin.h"
-#include "pgstat.h"
-#include "storage/latch.h"
+#include "storage/procarray.h"
 #include "utils/builtins.h"
-#include "utils/memutils.h"
-#include "utils/snapmgr.h"
+#include "utils/guc.h"
 #include "utils/timestamp.h"
 
 #include "lease.h"
 
-static PGconn *conn = NULL;
-static bool new_session = false;
-static MemoryContext store_cxt = NULL;
+/* The session settings every store statement relies on (both paths). */
+static const struct
+{
+	const char *name;
+	const char *value;
+}			UidStoreSettings[] =
+{
+	/* nothing a store role creates is found by name */
+	{"search_path", "pg_catalog, pg_temp"},
+	/* timestamps read back as ISO text with a numeric offset */
+	{"DateStyle", "ISO, YMD"},
+	{"TimeZone", "UTC"},
+	/* ON CONFLICT re-checks a row locked by a concurrent acquirer */
+	{"default_transaction_isolation", "read committed"},
+	{"default_transaction_read_only", "off"},
+	{"lock_timeout", "5s"},
+	{"statement_timeout", "1min"},
+	/* Citus: the lease schema and table stay on the store node */
+	{"citus.enable_ddl_propagation", "off"},
+};
+
+/* What UidStoreOpen knows of the session it opened. */
+static bool store_table_checked = false;
+static char store_qtable[NAMEDATALEN * 2 + 16];
+
+/* ---------------------------------------------------------------------------
+ * Values read back: parsed strictly and range-checked
+ * ------------------------------------------------------------------------- */
+
+static void
+UidStoreBadValue(const char *what, const char *text, const char *range)
+{
+	uid_lease_failure = UID_FAIL_VALUE;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("the uid lease store returned %s = %s, out of range (%s)",
+					what, text ? text : "NULL", range)));
+}
+
+static const char *
+UidStoreText(UidConnRows *r, int row, int col, const char *what)
+{
+	const char *text = r->nrows > row && r->ncols > col ? UidConnValue(r, row, col) : NULL;
+
+	if (text == NULL)
+		UidStoreBadValue(what, NULL, "not NULL");
+	return text;
+}
+
+static int64
+UidStoreInt(UidConnRows *r, int row, int col, int64 min, int64 max, const char *what)
+{
+	const char *text = UidStoreText(r, row, col, what);
+	char	   *end = NULL;
+	long long	v = 0;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
+		UidStoreBadValue(what, text, psprintf("%lld to %lld", (long long) min, (long long) max));
+	return (int64) v;
+}
 
 static bool
-UidStoreIsRemote(void)
+UidStoreBool(UidConnRows *r, int row, int col, const char *what)
 {
-	return uid_lease_conninfo != NULL && uid_lease_conninfo[0] != '\0';
-}
+	const char *text = UidStoreText(r, row, col, what);
 
-/* Longest wait for one remote statement or connection. */
-static int
-UidStoreTimeoutMs(void)
-{
-	return Max(uid_lease_renew_interval_ms, 1000);
-}
-
-void
-UidStoreResetMemory(void)
-{
-	if (store_cxt == NULL)
-		store_cxt = AllocSetContextCreate(TopMemoryContext, "uid lease store",
-										  ALLOCSET_SMALL_SIZES);
-	MemoryContextReset(store_cxt);
+	if (strcmp(text, "t") != 0 && strcmp(text, "f") != 0)
+		UidStoreBadValue(what, text, "t or f");
+	return text[0] == 't';
 }
 
 /*
- * Makes sure a remote store is connected.  Local: nothing to do (the worker
- * connected to uid.lease_database at start).
+ * A finite timestamptz; for the lease's own times (store_clock), also within
+ * the years the uid layout covers.
  */
-void
-UidStoreOpen(void)
+static TimestampTz
+UidStoreTime(UidConnRows *r, int row, int col, const char *what, bool store_clock)
 {
-	const char *keys[5];
-	const char *vals[5];
-	char		timeout[16];
+	const char *text = UidStoreText(r, row, col, what);
+	TimestampTz ts = 0;
 
-	if (!UidStoreIsRemote() || (conn != NULL && PQstatus(conn) == CONNECTION_OK))
-		return;
-	if (conn != NULL)
-		PQfinish(conn);
-
-	/* defaults first: values in the conninfo string (expanded last) win */
-	snprintf(timeout, sizeof(timeout), "%d", (UidStoreTimeoutMs() + 999) / 1000);
-	keys[0] = "connect_timeout";
-	vals[0] = timeout;
-	keys[1] = "fallback_application_name";
-	vals[1] = "uid lease worker";
-	keys[2] = "dbname";
-	vals[2] = uid_lease_conninfo;
-	keys[3] = NULL;
-	vals[3] = NULL;
-	conn = PQconnectdbParams(keys, vals, 1);
-	if (conn == NULL || PQstatus(conn) != CONNECTION_OK)
-	{
-		char	   *msg = conn ? pchomp(PQerrorMessage(conn)) : "out of memory";
-
-		if (conn)
-			PQfinish(conn);
-		conn = NULL;
-		ereport(ERROR,
-				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
-				 errmsg("could not connect to the uid lease store: %s", msg)));
-	}
-	new_session = true;
+	uid_lease_failure = UID_FAIL_VALUE;
+	ts = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in, CStringGetDatum(text),
+												 ObjectIdGetDatum(InvalidOid),
+												 Int32GetDatum(-1)));
+	if (TIMESTAMP_NOT_FINITE(ts) ||
+		(store_clock && (ts < UidUnixMsToTimestamptz(UID_EPOCH_MS - 366 * MS_PER_DAY) ||
+						 ts > UidUnixMsToTimestamptz(UID_LAYOUT_END_UNIX_MS))))
+		UidStoreBadValue(what, text, store_clock ? "a time between 2025 and 2095" : "a finite time");
+	uid_lease_failure = UID_FAIL_NONE;
+	return ts;
 }
 
-/* True once after each new store session: its advisory locks must be retaken. */
-bool
-UidStoreTakeNewSession(void)
+static const char *
+UidStoreIntParam(int64 v)
 {
-	bool		r = new_session;
+	return psprintf("%lld", (long long) v);
+}
 
-	new_session = false;
-	return r;
+/* ---------------------------------------------------------------------------
+ * The lease table: its one definition
+ * ------------------------------------------------------------------------- */
+
+static char *
+UidStoreSchemaDdl(const char *schema, const char *owner)
+{
+	return psprintf("CREATE SCHEMA %s AUTHORIZATION %s",
+					quote_identifier(schema), quote_identifier(owner));
+}
+
+static char *
+UidStoreTableDdl(const char *qtable)
+{
+	return psprintf("CREATE TABLE %s (\n"
+					"    worker_id integer PRIMARY KEY\n"
+					"        CHECK (worker_id OPERATOR(pg_catalog.>=) 0 AND worker_id OPERATOR(pg_catalog.<=) %d),\n"
+					"    token bigint NOT NULL,\n"
+					"    system_identifier numeric(20,0) NOT NULL,\n"
+					"    timeline integer NOT NULL,\n"
+					"    host text,\n"
+					"    port integer,\n"
+					"    pid integer,\n"
+					"    acquired_at timestamptz NOT NULL,\n"
+					"    renewed_at timestamptz NOT NULL,\n"
+					"    expires_at timestamptz NOT NULL,\n"
+					"    released_at timestamptz,\n"
+					"    last_issued_ms bigint NOT NULL DEFAULT 0\n"
+					")", qtable, UID_MAX_WORKER);
+}
+
+static char *
+UidStoreOwnerDdl(const char *qtable, const char *owner)
+{
+	return psprintf("ALTER TABLE %s OWNER TO %s", qtable, quote_identifier(owner));
+}
+
+static char *
+UidStoreCommentDdl(const char *qtable)
+{
+	return psprintf("COMMENT ON TABLE %s IS 'uid worker id leases: one row per worker id "
+					"ever leased (uid docs/leases.md)'", qtable);
+}
+
+static char *
+UidStoreQualifiedTable(const char *schema)
+{
+	return psprintf("%s.lease", quote_identifier(schema));
+}
+
+/* The statements that create the lease table, as uid_lease_table_sql() shows them. */
+char *
+UidStoreTableSql(const char *schema, const char *owner)
+{
+	char	   *qtable = UidStoreQualifiedTable(schema);
+
+	return psprintf("%s;\n%s;\n%s;\n%s;\n",
+					UidStoreSchemaDdl(schema, owner), UidStoreTableDdl(qtable),
+					UidStoreOwnerDdl(qtable, owner), UidStoreCommentDdl(qtable));
+}
+
+/* ---------------------------------------------------------------------------
+ * The session
+ * ------------------------------------------------------------------------- */
+
+/* The local path: pin the settings once, for the worker's whole life. */
+void
+UidStoreInit(bool remote)
+{
+	UidConnInit(remote);
+	snprintf(store_qtable, sizeof(store_qtable), "%s", UidStoreQualifiedTable(uid_lease_schema));
+	if (remote)
+		return;
+	for (int i = 0; i < (int) lengthof(UidStoreSettings); i++)
+		if (GetConfigOption(UidStoreSettings[i].name, true, false) != NULL)
+			SetConfigOption(UidStoreSettings[i].name, UidStoreSettings[i].value,
+							PGC_SUSET, PGC_S_OVERRIDE);
+}
+
+bool
+UidStoreRemote(void)
+{
+	return UidConnRemote();
+}
+
+/* A new remote session: pin the settings (those that exist on the store). */
+static void
+UidStorePinSettings(void)
+{
+	const char *params[2 * lengthof(UidStoreSettings)];
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	for (int i = 0; i < (int) lengthof(UidStoreSettings); i++)
+	{
+		appendStringInfo(&sql, "%sCASE WHEN pg_catalog.current_setting($%d::pg_catalog.text, true) IS NOT NULL"
+						 " THEN pg_catalog.set_config($%d::pg_catalog.text, $%d::pg_catalog.text, false) END",
+						 i > 0 ? ", " : "", 2 * i + 1, 2 * i + 1, 2 * i + 2);
+		params[2 * i] = UidStoreSettings[i].name;
+		params[2 * i + 1] = UidStoreSettings[i].value;
+	}
+	(void) UidConnExec(sql.data, 2 * lengthof(UidStoreSettings), params);
+}
+
+/*
+ * Who we are in the store, and whether the store is this very server (its
+ * postmaster started at our start time, and its backend is one of ours).
+ */
+static void
+UidStoreReadIdentity(UidStoreSession *session)
+{
+	UidConnRows *r = UidConnExec("SELECT CURRENT_USER, pg_catalog.current_database(),"
+								 " pg_catalog.pg_backend_pid(), pg_catalog.pg_postmaster_start_time()",
+								 0, NULL);
+	int			pid = (int) UidStoreInt(r, 0, 2, 1, INT_MAX, "pg_backend_pid()");
+	TimestampTz started = UidStoreTime(r, 0, 3, "pg_postmaster_start_time()", false);
+
+	strlcpy(session->role, UidStoreText(r, 0, 0, "CURRENT_USER"), NAMEDATALEN);
+	strlcpy(session->database, UidStoreText(r, 0, 1, "current_database()"), NAMEDATALEN);
+	session->is_this_server = started == PgStartTime && BackendPidGetProc(pid) != NULL;
+}
+
+/*
+ * The statement that looks at the lease schema and table: whether each
+ * exists, its owner, and whether that owner is the current role or a
+ * superuser; and the current role's name.
+ */
+#define UID_SQL_CHECK_TABLE \
+	"SELECT me.rolname," \
+	" n.oid IS NOT NULL, pg_catalog.pg_get_userbyid(n.nspowner)," \
+	" COALESCE(n.nspowner OPERATOR(pg_catalog.=) me.oid OR ns.rolsuper, false)," \
+	" c.oid IS NOT NULL, pg_catalog.pg_get_userbyid(c.relowner)," \
+	" COALESCE(c.relowner OPERATOR(pg_catalog.=) me.oid OR cs.rolsuper, false)," \
+	" COALESCE(c.relkind OPERATOR(pg_catalog.=) 'r', false)" \
+	" FROM pg_catalog.pg_roles me" \
+	" LEFT JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) $1::pg_catalog.name" \
+	" LEFT JOIN pg_catalog.pg_roles ns ON ns.oid OPERATOR(pg_catalog.=) n.nspowner" \
+	" LEFT JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid" \
+	"  AND c.relname OPERATOR(pg_catalog.=) 'lease'::pg_catalog.name" \
+	" LEFT JOIN pg_catalog.pg_roles cs ON cs.oid OPERATOR(pg_catalog.=) c.relowner" \
+	" WHERE me.rolname OPERATOR(pg_catalog.=) CURRENT_USER"
+
+static void
+UidStoreRefuseOwner(const char *what, const char *name, const char *owner, const char *me)
+{
+	uid_lease_failure = UID_FAIL_TABLE;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("refusing the lease %s %s: it is owned by role \"%s\", not by \"%s\" or a superuser",
+					what, name, owner, me),
+			 errhint("Its owner could run code as the lease worker. Drop it, or have a superuser make \"%s\" its owner.",
+					 me)));
+}
+
+/*
+ * Uses the lease schema and table only if they are owned by the role we
+ * are or a superuser; creates what is missing, owned by the role we are.
+ */
+static void
+UidStoreEnsureTable(void)
+{
+	const char *params[1] = {uid_lease_schema};
+	UidConnRows *r;
+	char	   *me;
+	char	   *qschema = (char *) quote_identifier(uid_lease_schema);
+
+	UidConnBegin();
+	r = UidConnExec(UID_SQL_CHECK_TABLE, 1, params);
+	if (r->nrows != 1)
+		UidStoreBadValue("the current role", NULL, "one row of pg_roles");
+	me = pstrdup(UidStoreText(r, 0, 0, "CURRENT_USER"));
+	if (UidStoreBool(r, 0, 1, "schema exists") && !UidStoreBool(r, 0, 3, "schema owner"))
+		UidStoreRefuseOwner("schema", qschema, UidConnValue(r, 0, 2), me);
+	if (UidStoreBool(r, 0, 4, "table exists") &&
+		(!UidStoreBool(r, 0, 6, "table owner") || !UidStoreBool(r, 0, 7, "table kind")))
+		UidStoreRefuseOwner("table", store_qtable, UidConnValue(r, 0, 5), me);
+
+	if (!UidStoreBool(r, 0, 1, "schema exists"))
+		(void) UidConnExec(UidStoreSchemaDdl(uid_lease_schema, me), 0, NULL);
+	if (!UidStoreBool(r, 0, 4, "table exists"))
+	{
+		(void) UidConnExec(UidStoreTableDdl(store_qtable), 0, NULL);
+		(void) UidConnExec(UidStoreOwnerDdl(store_qtable, me), 0, NULL);
+		(void) UidConnExec(UidStoreCommentDdl(store_qtable), 0, NULL);
+		ereport(LOG, (errmsg("uid: created the lease table %s in the lease store", store_qtable)));
+	}
+	UidConnCommit();
+	store_table_checked = true;
+}
+
+/*
+ * Opens the session if needed (remote), pins its settings, and checks the
+ * lease table once per session: the owner check runs again after any
+ * failure (UidStoreAbortAfterError).
+ */
+void
+UidStoreOpen(UidStoreSession *session)
+{
+	memset(session, 0, sizeof(UidStoreSession));
+	session->new_session = UidConnOpen();
+	if (session->new_session)
+	{
+		store_table_checked = false;
+		UidStorePinSettings();
+		UidStoreReadIdentity(session);
+		if (session->is_this_server)
+			return;
+	}
+	if (!store_table_checked)
+		UidStoreEnsureTable();
 }
 
 void
 UidStoreClose(void)
 {
-	if (conn != NULL)
-		PQfinish(conn);
-	conn = NULL;
-}
-
-static UidStoreRows *
-UidStoreRowsNew(int nrows, int ncols)
-{
-	UidStoreRows *r = MemoryContextAllocZero(store_cxt, sizeof(UidStoreRows));
-
-	r->nrows = nrows;
-	r->ncols = ncols;
-	if (nrows * ncols > 0)
-		r->vals = MemoryContextAllocZero(store_cxt, sizeof(char *) * nrows * ncols);
-	return r;
-}
-
-static UidStoreRows *
-UidStoreRemoteExec(const char *sql, int nparams, const char *const *params)
-{
-	TimestampTz end = GetCurrentTimestamp() + (TimestampTz) UidStoreTimeoutMs() * 1000;
-	PGresult   *last = NULL;
-	PGresult   *res;
-	UidStoreRows *rows;
-	ExecStatusType st;
-
-	if (!PQsendQueryParams(conn, sql, nparams, NULL, params, NULL, NULL, 0))
-		ereport(ERROR,
-				(errcode(ERRCODE_CONNECTION_FAILURE),
-				 errmsg("could not send a query to the uid lease store: %s",
-						pchomp(PQerrorMessage(conn)))));
-	for (;;)
-	{
-		while (PQisBusy(conn))
-		{
-			long		left = (long) ((end - GetCurrentTimestamp()) / 1000);
-			int			rc;
-
-			if (left <= 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_CONNECTION_FAILURE),
-						 errmsg("the uid lease store did not answer within %d ms",
-								UidStoreTimeoutMs())));
-			rc = WaitLatchOrSocket(MyLatch,
-								   WL_LATCH_SET | WL_SOCKET_READABLE | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-								   PQsocket(conn), left, PG_WAIT_EXTENSION);
-			if (rc & WL_LATCH_SET)
-				ResetLatch(MyLatch);
-			if ((rc & WL_SOCKET_READABLE) && !PQconsumeInput(conn))
-				ereport(ERROR,
-						(errcode(ERRCODE_CONNECTION_FAILURE),
-						 errmsg("lost the connection to the uid lease store: %s",
-								pchomp(PQerrorMessage(conn)))));
-		}
-		res = PQgetResult(conn);
-		if (res == NULL)
-			break;
-		if (last)
-			PQclear(last);
-		last = res;
-	}
-	st = last ? PQresultStatus(last) : PGRES_FATAL_ERROR;
-	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
-	{
-		char	   *msg = pchomp(last ? PQresultErrorMessage(last) : PQerrorMessage(conn));
-
-		if (last)
-			PQclear(last);
-		ereport(ERROR,
-				(errcode(ERRCODE_CONNECTION_FAILURE),
-				 errmsg("uid lease store query failed: %s", msg)));
-	}
-	rows = UidStoreRowsNew(PQntuples(last), PQnfields(last));
-	for (int i = 0; i < rows->nrows; i++)
-		for (int j = 0; j < rows->ncols; j++)
-			if (!PQgetisnull(last, i, j))
-				rows->vals[i * rows->ncols + j] =
-					MemoryContextStrdup(store_cxt, PQgetvalue(last, i, j));
-	PQclear(last);
-	return rows;
-}
-
-static UidStoreRows *
-UidStoreLocalExec(const char *sql, int nparams, const char *const *params)
-{
-	Oid			types[8];
-	Datum		values[8];
-	char		nulls[8] = {0};
-	int			ret;
-	UidStoreRows *rows;
-
-	Assert(nparams <= 8);
-	for (int i = 0; i < nparams; i++)
-	{
-		types[i] = TEXTOID;
-		values[i] = params[i] ? CStringGetTextDatum(params[i]) : (Datum) 0;
-		nulls[i] = params[i] ? ' ' : 'n';
-	}
-	ret = SPI_execute_with_args(sql, nparams, types, values, nulls, false, 0);
-	if (ret < 0)
-		elog(ERROR, "SPI_execute_with_args failed with %d: %s", ret, sql);
-
-	if (SPI_tuptable == NULL)
-		return UidStoreRowsNew(0, 0);
-	rows = UidStoreRowsNew((int) SPI_processed, SPI_tuptable->tupdesc->natts);
-	for (int i = 0; i < rows->nrows; i++)
-		for (int j = 0; j < rows->ncols; j++)
-		{
-			char	   *v = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, j + 1);
-
-			if (v)
-				rows->vals[i * rows->ncols + j] = MemoryContextStrdup(store_cxt, v);
-		}
-	return rows;
-}
-
-/* One statement; values as text parameters.  Raises ERROR on any failure. */
-UidStoreRows *
-UidStoreExec(const char *sql, int nparams, const char *const *params)
-{
-	if (UidStoreIsRemote())
-		return UidStoreRemoteExec(sql, nparams, params);
-	return UidStoreLocalExec(sql, nparams, params);
+	UidConnClose();
 }
 
 void
 UidStoreBegin(void)
 {
-	if (UidStoreIsRemote())
-	{
-		UidStoreOpen();
-		(void) UidStoreRemoteExec("BEGIN", 0, NULL);
-		return;
-	}
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	PushActiveSnapshot(GetTransactionSnapshot());
+	UidConnBegin();
 }
 
 void
 UidStoreCommit(void)
 {
-	if (UidStoreIsRemote())
-	{
-		(void) UidStoreRemoteExec("COMMIT", 0, NULL);
-		return;
-	}
-	SPI_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
+	UidConnCommit();
 }
 
-/*
- * After an ERROR from any of the above: roll back (local) or drop the
- * connection (remote; a new one is made at the next step).
- */
 void
 UidStoreAbortAfterError(void)
 {
-	if (UidStoreIsRemote())
-	{
-		UidStoreClose();
-		return;
-	}
-	AbortCurrentTransaction();
+	UidConnAbortAfterError();
+	store_table_checked = false;
 }
 
-/* Whether the store is a remote database (uid.lease_conninfo is set). */
-bool
-UidStoreRemote(void)
+void
+UidStoreFinalRelease(void)
 {
-	return UidStoreIsRemote();
+	UidConnSetFinal();
+}
+
+/* ---------------------------------------------------------------------------
+ * The statements of the protocol
+ * ------------------------------------------------------------------------- */
+
+/* The store's clock. */
+TimestampTz
+UidStoreClock(void)
+{
+	UidConnRows *r = UidConnExec("SELECT pg_catalog.clock_timestamp()", 0, NULL);
+
+	return UidStoreTime(r, 0, 0, "clock_timestamp()", true);
+}
+
+/*
+ * Up to max_ids free ids below pool_size, lowest first: no live row, and
+ * no advisory lock on the id held by a session that could be its holder
+ * (a superuser's, or a role's that can update the lease table); with the
+ * last issued time their rows record.
+ */
+int
+UidStoreFreeIds(int pool_size, UidStoreFreeId *ids, int max_ids)
+{
+	const char *params[4];
+	UidConnRows *r;
+
+	params[0] = UidStoreIntParam(pool_size - 1);
+	params[1] = uid_lease_schema;
+	params[2] = store_qtable;
+	params[3] = UidStoreIntParam(max_ids);
+	r = UidConnExec(psprintf("SELECT g.id, COALESCE(p.last_issued_ms, 0)"
+							 " FROM pg_catalog.generate_series(0, $1::pg_catalog.int4) AS g(id)"
+							 " LEFT JOIN %s AS p ON p.worker_id OPERATOR(pg_catalog.=) g.id"
+							 " WHERE NOT EXISTS (SELECT 1 FROM %s AS l"
+							 "  WHERE l.worker_id OPERATOR(pg_catalog.=) g.id AND l.released_at IS NULL"
+							 "  AND l.expires_at OPERATOR(pg_catalog.>) pg_catalog.clock_timestamp())"
+							 " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_locks AS k"
+							 "  JOIN pg_catalog.pg_stat_activity AS a ON a.pid OPERATOR(pg_catalog.=) k.pid"
+							 "  JOIN pg_catalog.pg_roles AS h ON h.oid OPERATOR(pg_catalog.=) a.usesysid"
+							 "  WHERE k.locktype OPERATOR(pg_catalog.=) 'advisory'::pg_catalog.text AND k.granted"
+							 "  AND k.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database AS d"
+							 "   WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())"
+							 "  AND k.classid OPERATOR(pg_catalog.=) pg_catalog.hashtext($2::pg_catalog.text)::pg_catalog.oid"
+							 "  AND k.objid OPERATOR(pg_catalog.=) g.id::pg_catalog.oid"
+							 "  AND k.objsubid OPERATOR(pg_catalog.=) 2::pg_catalog.int2"
+							 "  AND k.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()"
+							 "  AND (h.rolsuper OR pg_catalog.has_table_privilege(h.oid, $3::pg_catalog.text, 'UPDATE')))"
+							 " ORDER BY g.id LIMIT $4::pg_catalog.int8",
+							 store_qtable, store_qtable), 4, params);
+	for (int i = 0; i < r->nrows && i < max_ids; i++)
+	{
+		ids[i].worker_id = (int) UidStoreInt(r, i, 0, 0, pool_size - 1, "free worker id");
+		ids[i].last_issued_unix_ms = UidStoreInt(r, i, 1, 0, PG_INT64_MAX, "last_issued_ms");
+	}
+	return Min(r->nrows, max_ids);
+}
+
+/* The session-level advisory lock on a worker id: never waits. */
+bool
+UidStoreTryLock(int worker_id)
+{
+	const char *params[2] = {uid_lease_schema, UidStoreIntParam(worker_id)};
+	UidConnRows *r = UidConnExec("SELECT pg_catalog.pg_try_advisory_lock("
+								 "pg_catalog.hashtext($1::pg_catalog.text), $2::pg_catalog.int4)",
+								 2, params);
+
+	return UidStoreBool(r, 0, 0, "pg_try_advisory_lock()");
+}
+
+void
+UidStoreUnlock(int worker_id)
+{
+	const char *params[2] = {uid_lease_schema, UidStoreIntParam(worker_id)};
+
+	(void) UidConnExec("SELECT pg_catalog.pg_advisory_unlock("
+					   "pg_catalog.hashtext($1::pg_catalog.text), $2::pg_catalog.int4)",
+					   2, params);
+}
+
+static const char *
+UidStoreTtlParam(void)
+{
+	return psprintf("%lld milliseconds", (long long) uid_lease_ttl_s * 1000);
+}
+
+/*
+ * The expiry a statement just set must be its store time plus at most the
+ * TTL: anything later would let this server issue past the real expiry.
+ */
+static void
+UidStoreCheckLease(UidStoreLease *lease)
+{
+	int64		life_ms = UidTimestamptzToUnixMs(lease->expires_at) -
+		UidTimestamptzToUnixMs(lease->store_now);
+
+	if (life_ms <= 0 || life_ms > (int64) uid_lease_ttl_s * 1000)
+		UidStoreBadValue("expires_at - clock_timestamp() (ms)", UidStoreIntParam(life_ms),
+						 psprintf("1 to uid.lease_ttl = %lld", (long long) uid_lease_ttl_s * 1000));
+}
+
+/*
+ * The latest last_issued_ms a row may hold at store time store_now: its
+ * holder issued on a clock that agreed with the store's within
+ * uid.lease_max_clock_skew; beyond that and the margin, the value is not a
+ * time any holder issued at, and the id is skipped.
+ */
+int64
+UidStoreLastIssuedMax(TimestampTz store_now)
+{
+	return UidTimestamptzToUnixMs(store_now) + uid_lease_max_clock_skew_ms + uid_lease_safety_margin_ms;
+}
+
+/*
+ * Takes worker_id if its row is missing, released or expired: a new token,
+ * our identity, a fresh expiry.  found is false if the row is live (a
+ * concurrent acquirer took it first; its row lock serialised us).
+ */
+void
+UidStoreTake(int worker_id, const UidStoreHolder *holder, UidStoreLease *lease)
+{
+	const char *params[7];
+	UidConnRows *r;
+
+	params[0] = UidStoreIntParam(worker_id);
+	params[1] = psprintf(UINT64_FORMAT, holder->system_identifier);
+	params[2] = UidStoreIntParam(holder->timeline);
+	params[3] = holder->host;
+	params[4] = UidStoreIntParam(holder->port);
+	params[5] = UidStoreIntParam(holder->pid);
+	params[6] = UidStoreTtlParam();
+	r = UidConnExec(psprintf("INSERT INTO %s AS l (worker_id, token, system_identifier, timeline,"
+							 " host, port, pid, acquired_at, renewed_at, expires_at, released_at, last_issued_ms)"
+							 " SELECT $1::pg_catalog.int4, 1, $2::pg_catalog.numeric, $3::pg_catalog.int4,"
+							 " $4::pg_catalog.text, $5::pg_catalog.int4, $6::pg_catalog.int4, n.now, n.now,"
+							 " n.now OPERATOR(pg_catalog.+) $7::pg_catalog.interval, NULL, 0"
+							 " FROM (SELECT pg_catalog.clock_timestamp() AS now) AS n"
+							 " ON CONFLICT (worker_id) DO UPDATE SET token = l.token OPERATOR(pg_catalog.+) 1::pg_catalog.int8,"
+							 " system_identifier = EXCLUDED.system_identifier, timeline = EXCLUDED.timeline,"
+							 " host = EXCLUDED.host, port = EXCLUDED.port, pid = EXCLUDED.pid,"
+							 " acquired_at = EXCLUDED.acquired_at, renewed_at = EXCLUDED.renewed_at,"
+							 " expires_at = EXCLUDED.expires_at, released_at = NULL"
+							 " WHERE l.released_at IS NOT NULL"
+							 " OR l.expires_at OPERATOR(pg_catalog.<=) EXCLUDED.acquired_at"
+							 " RETURNING l.token, l.last_issued_ms, l.acquired_at, l.expires_at",
+							 store_qtable), 7, params);
+	memset(lease, 0, sizeof(UidStoreLease));
+	lease->found = r->nrows == 1;
+	if (!lease->found)
+		return;
+	lease->token = UidStoreInt(r, 0, 0, 1, PG_INT64_MAX, "token");
+	lease->acquired_at = UidStoreTime(r, 0, 2, "acquired_at", true);
+	lease->store_now = lease->acquired_at;
+	lease->expires_at = UidStoreTime(r, 0, 3, "expires_at", true);
+	UidStoreCheckLease(lease);
+
+	lease->prev_last_issued_unix_ms =
+		UidStoreInt(r, 0, 1, 0, UidStoreLastIssuedMax(lease->store_now), "last_issued_ms");
+}
+
+/* Live leases below pool_size (ours included). */
+int
+UidStoreCountLeased(int pool_size)
+{
+	const char *params[1] = {UidStoreIntParam(pool_size)};
+	UidConnRows *r = UidConnExec(psprintf("SELECT pg_catalog.count(*) FROM %s AS l"
+										  " WHERE l.released_at IS NULL"
+										  " AND l.expires_at OPERATOR(pg_catalog.>) pg_catalog.clock_timestamp()"
+										  " AND l.worker_id OPERATOR(pg_catalog.<) $1::pg_catalog.int4",
+										  store_qtable), 1, params);
+
+	return (int) UidStoreInt(r, 0, 0, 0, pool_size, "leased worker ids");
+}
+
+/*
+ * Extends our lease, if the row still carries our token, and records our
+ * last issued time; found is false if it does not (the lease was lost).
+ */
+void
+UidStoreRenew(int worker_id, int64 token, int64 last_issued_unix_ms, int pool_size,
+			  UidStoreLease *lease)
+{
+	const char *params[5];
+	UidConnRows *r;
+
+	params[0] = UidStoreIntParam(worker_id);
+	params[1] = UidStoreIntParam(token);
+	params[2] = UidStoreTtlParam();
+	params[3] = UidStoreIntParam(last_issued_unix_ms);
+	params[4] = UidStoreIntParam(pool_size);
+	r = UidConnExec(psprintf("UPDATE %s AS l SET renewed_at = n.now,"
+							 " expires_at = n.now OPERATOR(pg_catalog.+) $3::pg_catalog.interval,"
+							 " last_issued_ms = GREATEST(l.last_issued_ms, $4::pg_catalog.int8)"
+							 " FROM (SELECT pg_catalog.clock_timestamp() AS now) AS n"
+							 " WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
+							 " AND l.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8 AND l.released_at IS NULL"
+							 " RETURNING n.now, l.expires_at,"
+							 " (SELECT pg_catalog.count(*) FROM %s AS u WHERE u.released_at IS NULL"
+							 "  AND u.expires_at OPERATOR(pg_catalog.>) n.now"
+							 "  AND u.worker_id OPERATOR(pg_catalog.<) $5::pg_catalog.int4)",
+							 store_qtable, store_qtable), 5, params);
+	memset(lease, 0, sizeof(UidStoreLease));
+	lease->found = r->nrows == 1;
+	if (!lease->found)
+		return;
+	lease->token = token;
+	lease->store_now = UidStoreTime(r, 0, 0, "clock_timestamp()", true);
+	lease->expires_at = UidStoreTime(r, 0, 1, "expires_at", true);
+	UidStoreCheckLease(lease);
+	lease->leased = (int) UidStoreInt(r, 0, 2, 0, pool_size, "leased worker ids");
+}
+
+/* Marks our row released, with a bound of what we issued. */
+void
+UidStoreRelease(int worker_id, int64 token, int64 last_issued_unix_ms)
+{
+	const char *params[3];
+
+	params[0] = UidStoreIntParam(worker_id);
+	params[1] = UidStoreIntParam(token);
+	params[2] = UidStoreIntParam(last_issued_unix_ms);
+	(void) UidConnExec(psprintf("UPDATE %s AS l SET released_at = pg_catalog.clock_timestamp(),"
+								" last_issued_ms = GREATEST(l.last_issued_ms, $3::pg_catalog.int8)"
+								" WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
+								" AND l.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8"
+								" AND l.released_at IS NULL",
+								store_qtable), 3, params);
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs uid's SQL test suites once against servers running under valgrind
-# (memcheck), and reports every valgrind error whose stack involves uid.so.
+# (memcheck), and reports every valgrind error whose stack involves uid.so
+# (test/valgrind.supp hides PostgreSQL's own padding writes, as PostgreSQL's
+# suppression file does).
 # Run by hand, not by CI (it takes several minutes):
 #
 #   sudo test/valgrind.sh      copies this tree to /tmp/uid-vg.XXXXXX and runs
@@ -20,8 +22,12 @@
 #      step that is waited out and one that is refused (UID01);
 #   4. a server without shared_preload_libraries: CREATE EXTENSION, decoders,
 #      per-backend uuid7(), and the "requires preloading" errors.
-# The Perl TAP tests are not run (their many nodes and millions of values
-# would take hours under valgrind).  Debian's server is not built with
+#   5. the lease and hostile-role Perl TAP files (VG_TAP), with every server
+#      they start that preloads uid under valgrind: the lease worker's whole life, with a local
+#      store, a remote one, a store that is the server itself, one that never
+#      answers, settings refused, and a thousand renewals.
+# The other Perl TAP tests are not run (their many nodes and millions of
+# values would take hours under valgrind).  Debian's server is not built with
 # USE_VALGRIND, so reads of uninitialised or freed memory inside palloc
 # chunks that the allocator recycles, and overruns within a palloc block,
 # go unseen; a PG_CONFIG of a server built with -DUSE_VALGRIND catches those.
@@ -35,7 +41,12 @@
 # do not fail the run either: under valgrind they are about timing, if any.
 #
 # Environment: PG_MAJOR (15), PG_CONFIG, VG_PGBENCH_TX (transactions per
-# pgbench client, default 2000), VG_KEEP=1 to keep the work directory.
+# pgbench client, default 2000), VG_TAP (the Perl TAP files of step 5; empty
+# to skip it), VG_ONLY_TAP=1 (step 5 alone), UID_LEASE_TEST_SCALE (what
+# step 5 multiplies the lease times of those tests by, default 20),
+# VG_KEEP=1 to keep the work directory.  A Perl TAP file that fails under
+# valgrind is reported but does not fail the run; a valgrind error in uid.so
+# does.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_MAJOR=${PG_MAJOR:-15}
@@ -48,7 +59,7 @@ if [ "$(id -u)" = 0 ]; then
 	uid_copy_tree_for_postgres "$work"
 	echo "test/valgrind.sh: running as the postgres OS user in $work"
 	exec runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" PG_MAJOR="$PG_MAJOR" \
-		VG_PGBENCH_TX="${VG_PGBENCH_TX:-}" VG_KEEP=1 bash "$work/test/valgrind.sh"
+		VG_PGBENCH_TX="${VG_PGBENCH_TX:-}" ${VG_TAP+VG_TAP="$VG_TAP"} VG_ONLY_TAP="${VG_ONLY_TAP:-}" VG_KEEP=1 bash "$work/test/valgrind.sh"
 fi
 
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
@@ -70,12 +81,14 @@ export PGHOST=$VG_DIR PGPORT=$PORT
 
 # pg_ctl starts "postgres" through this wrapper: valgrind runs in the same
 # process, so the pid in postmaster.pid is the one pg_ctl waits for.
+vg_command="valgrind --quiet --trace-children=yes --track-origins=yes \
+	--suppressions=$top/test/valgrind.supp \
+	--read-var-info=yes --num-callers=30 --error-limit=no --fullpath-after= \
+	--leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+	--log-file=$VG_DIR/vg.%p.log"
 cat > "$VG_DIR/postgres-vg" <<EOF
 #!/bin/sh
-exec valgrind --quiet --trace-children=yes --track-origins=yes \\
-	--read-var-info=yes --num-callers=30 --error-limit=no --fullpath-after= \\
-	--leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \\
-	--log-file="$VG_DIR/vg.%p.log" "$UID_BINDIR/postgres" "\$@"
+exec $vg_command "$UID_BINDIR/postgres" "\$@"
 EOF
 chmod +x "$VG_DIR/postgres-vg"
 
@@ -114,6 +127,8 @@ note_diffs() {
 	fi
 }
 
+# VG_ONLY_TAP=1: step 5 alone
+if [ "${VG_ONLY_TAP:-}" != 1 ]; then
 # ---- 1. preloaded server ----
 new_cluster preload "shared_preload_libraries = 'uid'
 uid.worker_id = 7"
@@ -311,6 +326,46 @@ for i in 1 2 3; do
 	psql -X -At -d uid_vg_plain -c 'SELECT uuid7(), uuid7(now())' >>"$VG_DIR/plain.out" 2>&1
 done
 stop plain
+fi
+
+# ---- 5. lease and hostile-role Perl TAP files, every server under valgrind ----
+vg_tap=${VG_TAP-test/t/020_lease_local.pl test/t/021_lease_remote.pl test/t/022_lease_identity.pl
+	test/t/070_hostile_lease_local.pl test/t/073_hostile_lease_remote.pl
+	test/t/074_lease_store_sessions.pl test/t/076_lease_settings_values.pl test/t/077_lease_memory.pl}
+tap_failed=()
+if [ -n "$vg_tap" ]; then
+	echo "== Perl TAP under valgrind: $(echo $vg_tap)"
+	# The private install's postgres becomes a wrapper that starts the
+	# servers that preload uid under valgrind; the others (lease stores),
+	# initdb's bootstrap and single-user runs, and version and configuration
+	# probes run natively.
+	native=$UID_BINDIR/postgres.native
+	mv "$UID_BINDIR/postgres" "$native"
+	cat > "$UID_BINDIR/postgres" <<WRAPPER
+#!/bin/sh
+case "\$1" in
+--boot|--single|-V|--version|-C|--describe-config|--check) exec "$native" "\$@" ;;
+esac
+data=
+prev=
+for a in "\$@"; do [ "\$prev" = -D ] && data=\$a; prev=\$a; done
+if [ -n "\$data" ] && grep -qs "^shared_preload_libraries = '.*uid" "\$data/postgresql.conf"; then
+	exec $vg_command "$native" "\$@"
+fi
+exec "$native" "\$@"
+WRAPPER
+	chmod +x "$UID_BINDIR/postgres"
+	for t in $vg_tap; do
+		name=$(basename "$t" .pl)
+		if ! UID_LEASE_TEST_SCALE=${UID_LEASE_TEST_SCALE:-20} \
+			uid_make installcheck-tap PROVE_TESTS="$t" >"$VG_DIR/tap-$name.out" 2>&1; then
+			tap_failed+=("$t")
+		fi
+		grep -E '^test/t/.*\.\. ' "$VG_DIR/tap-$name.out" || true
+		cp -r tmp_check/log "$VG_DIR/tap-log-$name" 2>/dev/null || true
+	done
+	mv "$native" "$UID_BINDIR/postgres"
+fi
 
 # ---- summary ----
 echo
@@ -341,6 +396,9 @@ awk -v src="$top/src/" '
 	{ if (rec == "") file = FILENAME; rec = rec "\n" $0 }
 	END { flush(); printf "valgrind: %d errors in all, %d involving uid.so\n", total, ours; exit (ours > 0) }
 ' "$VG_DIR"/vg.*.log && rc=0 || rc=$?
+if [ ${#tap_failed[@]} -ne 0 ]; then
+	echo "note: Perl TAP files that failed under valgrind: ${tap_failed[*]} (see $VG_DIR/tap-*.out)"
+fi
 if [ ${#regress_diffs[@]} -ne 0 ]; then
 	echo "note: output differences in: ${regress_diffs[*]} (see above)"
 fi

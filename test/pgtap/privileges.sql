@@ -47,6 +47,7 @@ INSERT INTO decided VALUES
     ('uid_lease_status()', true, true),
     ('uid_lease_release()', false, false),
     ('uid_lease_acquire()', false, false),
+    ('uid_lease_table_sql(name,name)', true, true),
     -- tickets: drawing decided by USAGE on each sequence; admin functions not PUBLIC's
     ('uid_ticket_create(text,integer,integer,integer)', false, false),
     ('uid_ticket_drop(text)', false, false),

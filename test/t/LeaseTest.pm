@@ -9,7 +9,9 @@ use Exporter 'import';
 use Time::HiRes qw(usleep);
 use PostgreSQL::Test::Utils;
 
-our @EXPORT = qw(lease_node wait_held try_next_sql uid_epoch_ms kill9_and_start);
+our @EXPORT = qw(lease_node wait_held try_next_sql uid_epoch_ms kill9_and_start
+  hostile_role plant_operators plant_lease_table is_superuser poll_within
+  started_lease_node);
 
 use constant uid_epoch_ms => 1767225600000;
 
@@ -28,19 +30,22 @@ END $$;
 }
 
 # A node in lease mode with short times.  Extra settings in %opts{conf}.
+# UID_LEASE_TEST_SCALE (default 1) multiplies the times, for servers far
+# slower than usual (test/valgrind.sh runs the lease tests with 20).
 sub lease_node
 {
 	my ($name, %opts) = @_;
+	my $scale = $ENV{UID_LEASE_TEST_SCALE} // 1;
 	my $node = PostgreSQL::Test::Cluster->new($name);
 	$node->init(%{ $opts{init} // {} });
-	$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'uid'
-uid.worker_id = 'lease'
-uid.lease_ttl = '5s'
-uid.lease_renew_interval = '100ms'
-uid.lease_safety_margin = '2s'
-uid.lease_max_clock_skew = '500ms'
-} . ($opts{conf} // ''));
+	$node->append_conf('postgresql.conf',
+		"shared_preload_libraries = 'uid'\n"
+		  . "uid.worker_id = 'lease'\n"
+		  . "uid.lease_ttl = '@{[5 * $scale]}s'\n"
+		  . "uid.lease_renew_interval = '@{[100 * $scale]}ms'\n"
+		  . "uid.lease_safety_margin = '@{[2000 * $scale]}ms'\n"
+		  . "uid.lease_max_clock_skew = '@{[500 * $scale]}ms'\n"
+		  . ($opts{conf} // ''));
 	return $node;
 }
 
@@ -72,6 +77,110 @@ sub kill9_and_start
 		usleep(100_000);
 	}
 	die 'node ' . $node->name . ' did not start after kill -9';
+}
+
+# --- hostile roles (test/t/07x_*.pl) ---
+
+# An ordinary login role in $node, as PostgreSQL makes it (no superuser, no
+# grants), in a cluster where CREATE on schema public is granted to PUBLIC
+# in database $db, as on clusters upgraded from 14 or older.
+sub hostile_role
+{
+	my ($node, $role, $db) = @_;
+	$node->safe_psql('postgres', "CREATE ROLE $role LOGIN");
+	$node->safe_psql($db // 'postgres', 'GRANT CREATE ON SCHEMA public TO PUBLIC');
+	return;
+}
+
+sub is_superuser
+{
+	my ($node, $role) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT rolsuper FROM pg_roles WHERE rolname = '$role'");
+}
+
+# As $role in $db: operators in public of exactly the signatures the lease
+# worker's SQL used to leave to resolution (bigint * interval, numeric *
+# integer, timestamptz + interval); each makes $role a superuser if it ever
+# runs as one, and counts its calls in public.planted_calls.
+sub plant_operators
+{
+	my ($node, $role, $db) = @_;
+	$node->safe_psql($db // 'postgres', qq{
+SET ROLE $role;
+CREATE TABLE public.planted_calls (n int);
+GRANT INSERT ON public.planted_calls TO PUBLIC;
+CREATE FUNCTION public.grab() RETURNS void LANGUAGE plpgsql AS \$\$
+BEGIN
+	INSERT INTO public.planted_calls VALUES (1);
+	IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+		EXECUTE 'ALTER ROLE $role SUPERUSER';
+	END IF;
+END \$\$;
+CREATE FUNCTION public.mul(bigint, interval) RETURNS interval LANGUAGE plpgsql AS \$\$
+BEGIN PERFORM public.grab(); RETURN pg_catalog.interval_mul(\$2, \$1::float8); END \$\$;
+CREATE OPERATOR public.* (LEFTARG = bigint, RIGHTARG = interval, FUNCTION = public.mul);
+CREATE FUNCTION public.mul(numeric, integer) RETURNS numeric LANGUAGE plpgsql AS \$\$
+BEGIN PERFORM public.grab(); RETURN pg_catalog.numeric_mul(\$1, \$2::numeric); END \$\$;
+CREATE OPERATOR public.* (LEFTARG = numeric, RIGHTARG = integer, FUNCTION = public.mul);
+CREATE FUNCTION public.add(timestamptz, interval) RETURNS timestamptz LANGUAGE plpgsql AS \$\$
+BEGIN PERFORM public.grab(); RETURN pg_catalog.timestamptz_pl_interval(\$1, \$2); END \$\$;
+CREATE OPERATOR public.+ (LEFTARG = timestamptz, RIGHTARG = interval, FUNCTION = public.add);
+});
+	return;
+}
+
+# As $role in $db: the schema $schema and a lease table in it, as the lease
+# worker would use them, with a trigger that makes $role a superuser if it
+# ever fires as one; open to everyone.
+sub plant_lease_table
+{
+	my ($node, $role, $db, $schema) = @_;
+	$node->safe_psql($db, qq{
+SET ROLE $role;
+CREATE SCHEMA $schema;
+CREATE TABLE $schema.lease (
+    worker_id integer PRIMARY KEY, token bigint NOT NULL,
+    system_identifier numeric(20,0) NOT NULL, timeline integer NOT NULL,
+    host text, port integer, pid integer,
+    acquired_at timestamptz NOT NULL, renewed_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL, released_at timestamptz,
+    last_issued_ms bigint NOT NULL DEFAULT 0);
+CREATE FUNCTION $schema.grab() RETURNS trigger LANGUAGE plpgsql AS \$\$
+BEGIN
+	IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+		EXECUTE 'ALTER ROLE $role SUPERUSER';
+	END IF;
+	RETURN NEW;
+END \$\$;
+CREATE TRIGGER grab BEFORE INSERT OR UPDATE ON $schema.lease
+    FOR EACH ROW EXECUTE FUNCTION $schema.grab();
+GRANT USAGE ON SCHEMA $schema TO PUBLIC;
+GRANT ALL ON $schema.lease TO PUBLIC;
+GRANT EXECUTE ON FUNCTION $schema.grab() TO PUBLIC;
+});
+	return;
+}
+
+# A started lease node (lease_node, with extra settings $conf) with the
+# extension and try_next() created in database postgres.
+sub started_lease_node
+{
+	my ($name, $conf) = @_;
+	my $node = lease_node($name, conf => $conf);
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+	$node->safe_psql('postgres', try_next_sql());
+	return $node;
+}
+
+# poll_query_until with a bound of $seconds (for conditions that, on a
+# broken build, would never hold: fail sooner than the default 180 s).
+sub poll_within
+{
+	my ($node, $seconds, $sql, $db) = @_;
+	local $PostgreSQL::Test::Utils::timeout_default = $seconds;
+	return $node->poll_query_until($db // 'postgres', $sql);
 }
 
 1;

@@ -1,0 +1,378 @@
+/*
+ * lease_conn.c
+ *		The lease worker's session with its store: in-process through SPI (a
+ *		database of this server) or over libpq (uid.lease_conninfo).  The
+ *		statements come from lease_store.c as text with text parameters and
+ *		return rows of text, so that one text serves both paths.
+ *
+ * Remote, nothing blocks: the connection is made with PQconnectStartParams
+ * and PQconnectPoll, and each statement is sent asynchronously; every wait
+ * is on the latch and the socket, with a timeout, so an unreachable or
+ * silent store cannot hang the worker, and SIGTERM or pg_cancel_backend()
+ * end a wait at once (as PostgreSQL's walreceiver and dblink do).
+ *
+ * Any failure raises an ERROR; the worker catches it and calls
+ * UidConnAbortAfterError, which rolls back (SPI) or drops the connection
+ * (libpq; that also drops the session's advisory locks).
+ *
+ * Memory: rows are allocated in the context that was current at
+ * UidConnBegin (the worker's per-cycle context), and that context is current
+ * again after commit, so nothing a statement returns outlives the cycle.
+ * libpq's own results are malloc'd: the one being read is kept in
+ * conn_result, so that an ERROR in between cannot leak it.
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "libpq-fe.h"
+#include "miscadmin.h"
+#include "postmaster/interrupt.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+
+#include "compat.h"
+#include "lease.h"
+
+/* Longest wait for a connection or a statement at the final release. */
+#define UID_CONN_FINAL_TIMEOUT_MS	5000
+
+static bool conn_remote = false;
+static PGconn *conn = NULL;
+static PGresult *conn_result = NULL;
+static bool conn_final = false;
+static MemoryContext conn_caller_cxt = NULL;
+
+UID_DECLARE_WAIT_EVENT(UidWaitStoreConnect, "UidLeaseStoreConnect")
+UID_DECLARE_WAIT_EVENT(UidWaitStoreStatement, "UidLeaseStoreStatement")
+
+/* For the check hook of uid.lease_conninfo: can libpq parse it? */
+bool
+UidConnCheckConninfo(const char *conninfo, char **error)
+{
+	char	   *libpq_error = NULL;
+	PQconninfoOption *options = PQconninfoParse(conninfo, &libpq_error);
+
+	if (options == NULL)
+	{
+		*error = pstrdup(libpq_error ? pchomp(libpq_error) : "out of memory");
+		if (libpq_error)
+			PQfreemem(libpq_error);
+		return false;
+	}
+	for (PQconninfoOption *o = options; o->keyword != NULL; o++)
+		if (strcmp(o->keyword, "replication") == 0 && o->val != NULL && o->val[0] != '\0')
+		{
+			*error = pstrdup("a replication connection cannot hold leases");
+			PQconninfoFree(options);
+			return false;
+		}
+	PQconninfoFree(options);
+	return true;
+}
+
+void
+UidConnInit(bool remote)
+{
+	conn_remote = remote;
+}
+
+bool
+UidConnRemote(void)
+{
+	return conn_remote;
+}
+
+/* From now on waits are not cut short by the shutdown request: the last release. */
+void
+UidConnSetFinal(void)
+{
+	conn_final = true;
+}
+
+/* Longest wait for one remote statement or connection attempt. */
+static int
+UidConnTimeoutMs(void)
+{
+	int			ms = Max(uid_lease_renew_interval_ms, 1000);
+
+	return conn_final ? Min(ms, UID_CONN_FINAL_TIMEOUT_MS) : ms;
+}
+
+static void
+UidConnClearResult(void)
+{
+	if (conn_result != NULL)
+		PQclear(conn_result);
+	conn_result = NULL;
+}
+
+void
+UidConnClose(void)
+{
+	UidConnClearResult();
+	if (conn != NULL)
+		PQfinish(conn);
+	conn = NULL;
+}
+
+/* Raises the error of a failed remote operation; the connection is dropped. */
+static void
+UidConnFail(UidLeaseFailure kind, const char *what)
+{
+	char	   *msg = conn ? pchomp(PQerrorMessage(conn)) : pstrdup("out of memory");
+
+	UidConnClose();
+	uid_lease_failure = kind;
+	ereport(ERROR,
+			(errcode(kind == UID_FAIL_CONNECT ? ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION :
+					 ERRCODE_CONNECTION_FAILURE),
+			 errmsg("%s: %s", what, msg)));
+}
+
+/*
+ * Waits until the socket is ready for socket_event, the deadline passes
+ * (ERROR), or the latch is set: then interrupts are served (a cancel raises
+ * an ERROR) and a shutdown request ends the wait (ERROR) unless this is the
+ * final release.  Returns whether the socket is ready.
+ */
+static bool
+UidConnWait(int socket_event, TimestampTz deadline, uint32 wait_event, const char *what)
+{
+	long		left_ms = (long) ((deadline - GetCurrentTimestamp()) / 1000);
+	int			rc;
+
+	if (left_ms <= 0)
+	{
+		UidConnClose();
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("%s: no answer from the uid lease store within %d ms", what, UidConnTimeoutMs())));
+	}
+	rc = WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH | socket_event,
+						   PQsocket(conn), left_ms, wait_event);
+	if (rc & WL_LATCH_SET)
+	{
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		if (ShutdownRequestPending && !conn_final)
+		{
+			UidConnClose();
+			ereport(ERROR,
+					(errcode(ERRCODE_ADMIN_SHUTDOWN),
+					 errmsg("%s: interrupted, the uid lease worker is shutting down", what)));
+		}
+	}
+	return (rc & socket_event) != 0;
+}
+
+static TimestampTz
+UidConnDeadline(void)
+{
+	return GetCurrentTimestamp() + (TimestampTz) UidConnTimeoutMs() * 1000;
+}
+
+/* Connects to uid.lease_conninfo without blocking. */
+static void
+UidConnConnect(void)
+{
+	/* defaults first: values in the conninfo (expanded from dbname) win */
+	const char *const keys[] = {"fallback_application_name", "dbname", NULL};
+	const char *const vals[] = {"uid lease worker", uid_lease_conninfo, NULL};
+	TimestampTz deadline = UidConnDeadline();
+	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
+
+	conn = PQconnectStartParams(keys, vals, 1);
+	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
+		UidConnFail(UID_FAIL_CONNECT, "could not connect to the uid lease store");
+	while (status != PGRES_POLLING_OK)
+	{
+		int			event = status == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
+
+		if (status == PGRES_POLLING_FAILED)
+			UidConnFail(UID_FAIL_CONNECT, "could not connect to the uid lease store");
+		uid_lease_failure = UID_FAIL_CONNECT;
+		if (UidConnWait(event, deadline, UidWaitStoreConnect(), "could not connect to the uid lease store"))
+			status = PQconnectPoll(conn);
+	}
+	uid_lease_failure = UID_FAIL_NONE;
+}
+
+/*
+ * Makes sure the store session is open; true if it was opened just now (its
+ * settings must be applied, its advisory locks are gone).  Local: the
+ * worker connected to its database at start, nothing to do.
+ */
+bool
+UidConnOpen(void)
+{
+	if (!conn_remote || (conn != NULL && PQstatus(conn) == CONNECTION_OK))
+		return false;
+	UidConnClose();
+	UidConnConnect();
+	return true;
+}
+
+static UidConnRows *
+UidConnRowsNew(MemoryContext cxt, int nrows, int ncols)
+{
+	UidConnRows *r = MemoryContextAllocZero(cxt, sizeof(UidConnRows));
+
+	r->nrows = nrows;
+	r->ncols = ncols;
+	if (nrows > 0 && ncols > 0)
+		r->vals = MemoryContextAllocZero(cxt, sizeof(char *) * nrows * ncols);
+	return r;
+}
+
+/* Reads every result of the statement in flight; keeps the last in conn_result. */
+static void
+UidConnReadResults(void)
+{
+	TimestampTz deadline = UidConnDeadline();
+
+	for (;;)
+	{
+		PGresult   *res;
+
+		while (PQisBusy(conn))
+		{
+			if (UidConnWait(WL_SOCKET_READABLE, deadline, UidWaitStoreStatement(),
+							"uid lease store statement") &&
+				!PQconsumeInput(conn))
+				UidConnFail(UID_FAIL_CONNECT, "lost the connection to the uid lease store");
+		}
+		res = PQgetResult(conn);
+		if (res == NULL)
+			return;
+		UidConnClearResult();
+		conn_result = res;
+	}
+}
+
+static UidConnRows *
+UidConnExecRemote(const char *sql, int nparams, const char *const *params)
+{
+	ExecStatusType st;
+	UidConnRows *rows;
+
+	UidConnClearResult();
+	if (!PQsendQueryParams(conn, sql, nparams, NULL, params, NULL, NULL, 0))
+		UidConnFail(UID_FAIL_CONNECT, "could not send a statement to the uid lease store");
+	UidConnReadResults();
+	st = conn_result ? PQresultStatus(conn_result) : PGRES_FATAL_ERROR;
+	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
+	{
+		char	   *msg = pchomp(conn_result ? PQresultErrorMessage(conn_result) :
+								 PQerrorMessage(conn));
+
+		UidConnClearResult();
+		if (uid_lease_failure == UID_FAIL_NONE)
+			uid_lease_failure = UID_FAIL_STATEMENT;
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("uid lease store statement failed: %s", msg)));
+	}
+	rows = UidConnRowsNew(CurrentMemoryContext, PQntuples(conn_result), PQnfields(conn_result));
+	for (int i = 0; i < rows->nrows; i++)
+		for (int j = 0; j < rows->ncols; j++)
+			if (!PQgetisnull(conn_result, i, j))
+				UidConnValue(rows, i, j) = pstrdup(PQgetvalue(conn_result, i, j));
+	UidConnClearResult();
+	return rows;
+}
+
+static UidConnRows *
+UidConnExecLocal(const char *sql, int nparams, const char *const *params)
+{
+	Oid			types[8] = {0};
+	Datum		values[8] = {0};
+	char		nulls[8] = {0};
+	int			ret = 0;
+	UidConnRows *rows;
+
+	Assert(nparams <= lengthof(types));
+	for (int i = 0; i < nparams; i++)
+	{
+		types[i] = TEXTOID;
+		values[i] = params[i] ? CStringGetTextDatum(params[i]) : (Datum) 0;
+		nulls[i] = params[i] ? ' ' : 'n';
+	}
+	ret = SPI_execute_with_args(sql, nparams, types, values, nulls, false, 0);
+	if (ret < 0)
+		elog(ERROR, "SPI_execute_with_args failed with %d", ret);
+
+	if (SPI_tuptable == NULL)
+		return UidConnRowsNew(conn_caller_cxt, 0, 0);
+	rows = UidConnRowsNew(conn_caller_cxt, (int) SPI_processed, SPI_tuptable->tupdesc->natts);
+	for (int i = 0; i < rows->nrows; i++)
+		for (int j = 0; j < rows->ncols; j++)
+		{
+			char	   *v = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, j + 1);
+
+			if (v)
+				UidConnValue(rows, i, j) = MemoryContextStrdup(conn_caller_cxt, v);
+		}
+	SPI_freetuptable(SPI_tuptable);
+	return rows;
+}
+
+/* One statement inside UidConnBegin/UidConnCommit; values as text parameters. */
+UidConnRows *
+UidConnExec(const char *sql, int nparams, const char *const *params)
+{
+	if (conn_remote)
+		return UidConnExecRemote(sql, nparams, params);
+	return UidConnExecLocal(sql, nparams, params);
+}
+
+void
+UidConnBegin(void)
+{
+	conn_caller_cxt = CurrentMemoryContext;
+	if (conn_remote)
+	{
+		(void) UidConnExecRemote("BEGIN", 0, NULL);
+		return;
+	}
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+}
+
+void
+UidConnCommit(void)
+{
+	if (conn_remote)
+	{
+		(void) UidConnExecRemote("COMMIT", 0, NULL);
+		return;
+	}
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	MemoryContextSwitchTo(conn_caller_cxt);
+}
+
+/*
+ * After an ERROR from any of the above: roll back (local) or drop the
+ * connection (remote; a new one is made at the next step).
+ */
+void
+UidConnAbortAfterError(void)
+{
+	if (conn_remote)
+	{
+		UidConnClose();
+		return;
+	}
+	AbortCurrentTransaction();
+	if (conn_caller_cxt != NULL)
+		MemoryContextSwitchTo(conn_caller_cxt);
+}

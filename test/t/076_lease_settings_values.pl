@@ -1,0 +1,120 @@
+# Lease settings that cannot work, and values in the store that are out of
+# range: uid issues no worker id (UID02, with the reason) rather than run
+# on something nobody chose.
+#  - uid.lease_conninfo with a numeric uid.worker_id (it used to run with the
+#    static id, 0 by default: a fleet configured so issued duplicates);
+#  - a lease schema name too long (it used to be truncated, while the
+#    advisory key used the whole name), an unparsable conninfo (it would
+#    fall back to the local store);
+#  - a released row whose last_issued_ms is years ahead (the new holder
+#    waited for it for ever), and an expiry beyond the TTL (the server would
+#    have issued past the real expiry).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use LeaseTest;
+use UidTap qw(sqlstate_of);
+
+# --- uid.lease_conninfo with a numeric worker id
+my $static = PostgreSQL::Test::Cluster->new('conninfo_static');
+$static->init;
+$static->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'uid'
+uid.worker_id = 5
+uid.lease_conninfo = 'host=/nonexistent dbname=coord'
+});
+$static->start;
+$static->safe_psql('postgres', 'CREATE EXTENSION uid');
+my ($state, $err) = sqlstate_of($static, 'SELECT uid_next()');
+is($state, 'UID02', 'uid.lease_conninfo with a numeric uid.worker_id: uid_next() refuses with UID02');
+like($err, qr/uid\.lease_conninfo is set, but uid\.worker_id is a number/, 'the detail says why');
+like($err, qr/HINT:.*Set uid\.worker_id = 'lease'/s, 'the hint says what to do');
+is($static->safe_psql('postgres', 'SELECT mode, state FROM uid_lease_status()'),
+	'static|config_error', 'status: config_error');
+ok($static->log_contains('WARNING: .*uid.lease_conninfo is set, but uid.worker_id is a number'),
+	'logged at start-up');
+$static->stop;
+
+# --- lease settings refused by their check hooks
+my $node = lease_node('settings', conf => 'uid.lease_schema = \'' . ('s' x 150) . "'\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+$node->safe_psql('postgres', try_next_sql());
+ok($node->log_contains('invalid value for parameter "uid.lease_schema"'),
+	'a 150-character uid.lease_schema is refused by its check hook');
+is($node->safe_psql('postgres', 'SELECT state FROM uid_lease_status()'), 'config_error',
+	'and no lease is taken under a default nobody chose: config_error');
+($state, $err) = sqlstate_of($node, 'SELECT uid_next()');
+is($state, 'UID02', 'uid_next() refuses with UID02');
+like($err, qr/configured value of uid\.lease_schema was refused/, 'the detail names the setting');
+is($node->safe_psql('postgres', 'SELECT uid_lease_acquire()'), 'f',
+	'uid_lease_acquire() cannot take a lease either');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'sss%' OR nspname = 'uid_lease'}),
+	'0', 'no lease schema was created, truncated or default');
+
+$node->adjust_conf('postgresql.conf', 'uid.lease_schema', "'uid_lease'");
+$node->append_conf('postgresql.conf', "uid.lease_conninfo = 'host=/tmp port= = x'\n");
+$node->restart;
+ok($node->log_contains('invalid value for parameter "uid.lease_conninfo"'),
+	'an unparsable uid.lease_conninfo is refused by its check hook');
+is($node->safe_psql('postgres', 'SELECT state FROM uid_lease_status()'), 'config_error',
+	'and the server does not fall back to the local store');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_namespace WHERE nspname = 'uid_lease'}),
+	'0', 'no local lease table was created');
+
+# --- values out of range in the store
+$node->adjust_conf('postgresql.conf', 'uid.lease_conninfo', "''");
+$node->restart;
+my ($w) = wait_held($node);
+is($w, 0, 'with the settings corrected, id 0 is leased');
+# an expiry beyond the TTL (a trigger of the table's owner adds a year)
+$node->safe_psql(
+	'postgres', q{
+CREATE FUNCTION uid_lease.stretch() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN NEW.expires_at := NEW.expires_at + interval '1 year'; RETURN NEW; END $$;
+CREATE TRIGGER stretch BEFORE UPDATE ON uid_lease.lease
+    FOR EACH ROW EXECUTE FUNCTION uid_lease.stretch();
+});
+ok( poll_within(
+		$node, 60,
+		q{SELECT renewal_failures > 0 AND last_error LIKE '%expires_at - clock_timestamp() (ms)%out of range%' FROM uid_lease_status()}
+	),
+	'a renewal whose expiry lies beyond the TTL fails');
+is( $node->safe_psql(
+		'postgres',
+		q{SELECT generate_until < clock_timestamp() + current_setting('uid.lease_ttl')::interval FROM uid_lease_status()}
+	),
+	't', 'and the server never issues beyond what the TTL allows');
+ok(poll_within($node, 60, q{SELECT try_next() = 'UID02'}),
+	'without valid renewals generation stops before the real expiry');
+$node->safe_psql('postgres', 'DROP TRIGGER stretch ON uid_lease.lease');
+ok(poll_within($node, 60, q{SELECT try_next() = '0'}), 'with the trigger gone, renewals succeed again');
+
+# a released row whose last issued time is years ahead
+is($node->safe_psql('postgres', 'SELECT uid_lease_release()'), 't', 'released');
+# year 9999: no holder ever issued at that time
+$node->safe_psql('postgres',
+	q{UPDATE uid_lease.lease SET last_issued_ms = 253402300799000 WHERE worker_id = 0});
+is($node->safe_psql('postgres', 'SELECT uid_lease_acquire()'), 't', 'a lease is acquired');
+is($node->safe_psql('postgres', 'SELECT try_next()'), '1',
+	'not id 0, whose row says it was last issued in the year 9999: id 1');
+ok($node->log_contains('skipping worker id 0: its row in the lease store holds a value out of range'),
+	'the skipped row is logged');
+my (undef, $recent) =
+  $node->psql('postgres', q{SELECT uid_time(uid_next()) < now() + interval '1 day'});
+is($recent, 't', 'IDs carry the current time (the floor was not raised to the year 9999)');
+
+# --- the definition of the lease table on docs/leases.md is the worker's
+my ($documented) = slurp_file("$FindBin::RealBin/../../docs/leases.md")
+  =~ /^## The lease table definition\n.*?^```sql\n(.*?)^```$/ms;
+my $generated = $node->safe_psql('postgres', q{SELECT uid_lease_table_sql('uid_lease')});
+s/\s+\z// for ($documented, $generated);
+is($documented, $generated,
+	'docs/leases.md shows the lease table as uid_lease_table_sql() prints it');
+
+$node->stop;
+done_testing();
