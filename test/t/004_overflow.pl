@@ -1,4 +1,4 @@
-# Capacity (contract section 3, invariant 4): one millisecond holds 4096 IDs
+# Capacity (docs/guarantees.md, guarantee 4): one millisecond holds 4096 IDs
 # of a worker; the 4097th waits for the next millisecond, and the sequence
 # never wraps.
 #
