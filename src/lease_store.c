@@ -197,7 +197,7 @@ static UidStoreRows *
 UidStoreLocalExec(const char *sql, int nparams, const char *const *params)
 {
 	Oid			types[8];
-	Datum		values[8];
+	Datum		values[8] = {0};
 	char		nulls[8] = {0};
 	int			ret;
 	UidStoreRows *rows;

@@ -29,13 +29,13 @@ uid_make() {
 	make -s -C "$top" PG_CONFIG="$PG_CONFIG" bindir="$UID_BINDIR" "$@"
 }
 
-# Copies this tree, without build and test output, into directory $1
-# (created if needed).
+# Copies this tree, without build and test output (objects are built for
+# one server version), into directory $1 (created if needed).
 uid_copy_tree() {
 	mkdir -p "$1"
 	tar -C "$top" --exclude='./tmp_*' --exclude=./.git \
-		--exclude=./results --exclude=./output_iso \
-		--exclude=./bench/out -cf - . | tar -C "$1" -xf -
+		--exclude=./results --exclude=./output_iso --exclude=./bench/out \
+		--exclude='*.o' --exclude='*.so' --exclude='*.bc' -cf - . | tar -C "$1" -xf -
 }
 
 # As root: copy this tree into directory $1 and give it to the postgres OS

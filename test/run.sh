@@ -19,10 +19,11 @@
 #   UID_PROVE_TESTS="test/t/060_replicas.pl"      pick Perl TAP files
 #   UID_SKIP_DEPS=1         do not install packages
 #   UID_KEEP=1              keep each version's working copy even if it passed
+#   UID_TEST_TMP=/some/dir  where the working copies go (default /tmp)
 #
-# The Perl TAP test of pg_upgrade (test/t/071_pg_upgrade.pl) upgrades from an
-# older version to the version under test: 15 -> 18 and 16 -> 19
-# (UID_UPGRADE_PAIRS); the older server is built too if needed.
+# The Perl TAP test of pg_upgrade (test/t/071_pg_upgrade.pl) upgrades from
+# older versions to the version under test: 15 -> 18, 17 -> 18 and 16 -> 19
+# (UID_UPGRADE_PAIRS); the older servers are built too if needed.
 #
 # Each version runs in its own copy of the tree under /tmp/uid-test.*/NN,
 # with the extension installed into a private copy of that server
@@ -41,11 +42,14 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	cd "$top"
 	uid_build_private_install
 
-	if [ -n "${UID_UPGRADE_FROM_PG_CONFIG:-}" ]; then
-		# the older server, with uid built for it, for 071_pg_upgrade.pl
-		UID_UPGRADE_FROM_BINDIR=$(uid_private_install_of "$UID_UPGRADE_FROM_PG_CONFIG" "$top/tmp_upgrade_from")
-		export UID_UPGRADE_FROM_BINDIR
-	fi
+	# the older servers, each with uid built for it, for 071_pg_upgrade.pl
+	UID_UPGRADE_FROM_BINDIRS=
+	n=0
+	for old_pc in ${UID_UPGRADE_FROM_PG_CONFIGS:-}; do
+		n=$((n + 1))
+		UID_UPGRADE_FROM_BINDIRS+=" $(uid_private_install_of "$old_pc" "$top/tmp_upgrade_from_$n")"
+	done
+	export UID_UPGRADE_FROM_BINDIRS
 
 	summary=$top/tmp_summary
 	: >"$summary"
@@ -54,7 +58,7 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	# "NAME|ok or FAILED|what it counted" in $summary
 	run_suite() {
 		local name=$1 fn=$2 log status
-		log=$top/tmp_suite_$fn.log
+		log=$top/tmp_$fn.log
 		echo
 		echo "=== $name"
 		set +e
@@ -110,7 +114,7 @@ else
 	versions=${UID_PG_VERSIONS:-15 16 17 18 19}
 	explicit_pg_config=
 fi
-upgrade_pairs=${UID_UPGRADE_PAIRS:-15:18 16:19}
+upgrade_pairs=${UID_UPGRADE_PAIRS:-15:18 17:18 16:19}
 
 if [ "$(id -u)" = 0 ] && [ "${UID_SKIP_DEPS:-}" != 1 ]; then
 	bash "$top/test/deps.sh"
@@ -127,16 +131,16 @@ pg_config_of() {
 	fi
 }
 
-# the version that 071_pg_upgrade.pl upgrades to $1 from, if any
-upgrade_source_of() {
+# the versions that 071_pg_upgrade.pl upgrades to $1 from
+upgrade_sources_of() {
 	local pair
 	for pair in $upgrade_pairs; do
-		[ "${pair#*:}" = "$1" ] && { echo "${pair%%:*}"; return; }
+		[ "${pair#*:}" = "$1" ] && echo "${pair%%:*}"
 	done
 	return 0
 }
 
-work=$(mktemp -d /tmp/uid-test.XXXXXX)
+work=$(mktemp -d "${UID_TEST_TMP:-/tmp}/uid-test.XXXXXX")
 chmod 755 "$work"
 declare -A result line
 overall=0
@@ -150,22 +154,29 @@ for v in $versions; do
 		overall=1
 		continue
 	fi
-	from=$(upgrade_source_of "$v")
-	from_pc=
-	if [ -n "$from" ] && [ -z "$explicit_pg_config" ]; then
-		if ! from_pc=$(pg_config_of "$from"); then
-			result[$v]="FAILED"
-			line[$v]="could not build PostgreSQL $from to upgrade from"
-			overall=1
-			continue
-		fi
+	from=
+	from_pcs=
+	if [ -z "$explicit_pg_config" ]; then
+		from=$(upgrade_sources_of "$v" | paste -sd ' ' -)
+		for f in $from; do
+			if ! from_pcs+=" $(pg_config_of "$f")"; then
+				from_pcs=failed
+				break
+			fi
+		done
+	fi
+	if [ "$from_pcs" = failed ]; then
+		result[$v]="FAILED"
+		line[$v]="could not build the servers to upgrade from ($from)"
+		overall=1
+		continue
 	fi
 	server=$("$pc" --version | sed 's/^PostgreSQL //')
-	echo "server: $server ($pc)${from_pc:+; upgrade test from PostgreSQL $from}"
+	echo "server: $server ($pc)${from:+; pg_upgrade test from PostgreSQL $from}"
 
 	dir=$work/$v
 	uid_copy_tree "$dir"
-	env=(UID_RUN_SUITES=1 PG_CONFIG="$pc" UID_UPGRADE_FROM_PG_CONFIG="$from_pc"
+	env=(UID_RUN_SUITES=1 PG_CONFIG="$pc" UID_UPGRADE_FROM_PG_CONFIGS="$from_pcs"
 		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}")
 	set +e
 	if [ "$(id -u)" = 0 ]; then
