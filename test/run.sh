@@ -21,7 +21,7 @@
 #   UID_KEEP=1              keep each version's working copy even if it passed
 #   UID_TEST_TMP=/some/dir  where the working copies go (default /tmp)
 #
-# The Perl TAP test of pg_upgrade (test/t/071_pg_upgrade.pl) upgrades from
+# The Perl TAP test of pg_upgrade (test/t/081_pg_upgrade.pl) upgrades from
 # older versions to the version under test: 15 -> 18, 17 -> 18 and 16 -> 19
 # (UID_UPGRADE_PAIRS); the older servers are built too if needed.
 #
@@ -42,7 +42,7 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	cd "$top"
 	uid_build_private_install
 
-	# the older servers, each with uid built for it, for 071_pg_upgrade.pl
+	# the older servers, each with uid built for it, for 081_pg_upgrade.pl
 	UID_UPGRADE_FROM_BINDIRS=
 	n=0
 	for old_pc in ${UID_UPGRADE_FROM_PG_CONFIGS:-}; do
@@ -131,7 +131,7 @@ pg_config_of() {
 	fi
 }
 
-# the versions that 071_pg_upgrade.pl upgrades to $1 from
+# the versions that 081_pg_upgrade.pl upgrades to $1 from
 upgrade_sources_of() {
 	local pair
 	for pair in $upgrade_pairs; do

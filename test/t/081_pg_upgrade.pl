@@ -34,8 +34,7 @@ use UidTap;
 use LeaseTest qw(wait_held);
 
 my @old_bindirs = split ' ', ($ENV{UID_UPGRADE_FROM_BINDIRS} // '');
-plan skip_all =>
-  'no older server to upgrade from (test/run.sh sets UID_UPGRADE_FROM_BINDIRS for 18 and 19)'
+plan skip_all => 'no older server given (test/run.sh upgrades to 18 and 19)'
   unless @old_bindirs;
 
 # The release that built each of these names into pg_catalog; before it, uid
