@@ -91,11 +91,18 @@ done
 
 log=$cache/build-$major.log
 echo "test/build-pg.sh: building PostgreSQL $major from $tarball into $prefix (log: $log)" >&2
-started=$SECONDS
 build=$(mktemp -d "$cache/build-$major.XXXXXX")
 trap 'rm -rf "$build"' EXIT
 rm -rf "$prefix"
-if ! (
+# CPU seconds of this shell's finished children, from bash's times builtin
+# (run here, not in a subshell, whose children are its own)
+times >"$build/cpu-before"
+started=$SECONDS
+# The build stops at its first failing command (set -e, which a subshell in
+# an if condition would ignore).
+set +e
+(
+	exec >"$log" 2>&1
 	set -e
 	tar -C "$build" -xJf "$tarball"
 	cd "$build/postgresql-$major"
@@ -106,12 +113,18 @@ if ! (
 	make -C src/test/isolation install
 	make -C src/test/perl install
 	make -C contrib/pgstattuple install
-) >"$log" 2>&1; then
+)
+status=$?
+set -e
+if [ "$status" != 0 ]; then
 	echo "test/build-pg.sh: the build of PostgreSQL $major failed; the end of $log:" >&2
 	tail -n 40 "$log" >&2
 	exit 1
 fi
 install_pgtap
 touch "$prefix/.uid-build-complete"
-echo "test/build-pg.sh: built $("$prefix/bin/pg_config" --version) in $((SECONDS - started)) s" >&2
+times >"$build/cpu-after"
+children_cpu() { awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"; }
+cpu=$(awk -v a="$(children_cpu "$build/cpu-after")" -v b="$(children_cpu "$build/cpu-before")" 'BEGIN { printf "%d", a - b }')
+echo "test/build-pg.sh: built $("$prefix/bin/pg_config" --version) in $((SECONDS - started)) s ($cpu s of CPU)" >&2
 echo "$prefix/bin/pg_config"
