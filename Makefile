@@ -14,7 +14,8 @@ OBJS = \
 	src/uuid7.o \
 	src/lease.o \
 	src/lease_store.o \
-	src/tickets.o
+	src/tickets.o \
+	src/counters.o
 
 # The 1.0 install script and the upgrade scripts from it, as they shipped:
 # CREATE EXTENSION uid runs uid--1.0.sql, then each upgrade to

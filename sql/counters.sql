@@ -153,15 +153,21 @@ SELECT uid_counter_configure('END', start => 9223372036854775805);
 SELECT uid_counter_next('acme', 'END'), uid_counter_next('acme', 'END');
 SELECT pg_temp.err($$SELECT uid_counter_next('acme', 'END')$$);
 
--- privileges: any role may draw (uid_counter_next is SECURITY DEFINER), but
--- only the owner configures, and nobody else writes the tables directly
+-- privileges: a role draws only the tenants it is granted (the grant model
+-- has its own file, counter_grants), only the owner configures, and nobody
+-- else writes the tables directly
 CREATE ROLE regress_uid_counter_user;
+SET ROLE regress_uid_counter_user;
+SELECT pg_temp.err($$SELECT uid_counter_next('acme', 'ROLE')$$);
+RESET ROLE;
+SELECT uid_counter_grant('acme', 'regress_uid_counter_user');
 SET ROLE regress_uid_counter_user;
 SELECT uid_counter_next('acme', 'ROLE');
 SELECT pg_temp.err($$SELECT uid_counter_configure('ROLE', start => 5)$$);
 SELECT pg_temp.err($$SELECT uid_counter_set_range('acme', 'ROLE', 1, 5)$$);
 SELECT pg_temp.err($$UPDATE uid_counter.counters SET last_value = 0$$);
 RESET ROLE;
+SELECT uid_counter_revoke('acme', 'regress_uid_counter_user');
 DROP ROLE regress_uid_counter_user;
 
 -- the state is extension configuration: pg_dump keeps it

@@ -1,6 +1,9 @@
 -- uid 1.0: time-sortable unique IDs.  The install script of version 1.0, as
 -- it shipped; later versions change it only through upgrade scripts
--- (sql/uid--1.0--1.1.sql, ...).
+-- (sql/uid--1.0--1.1.sql, ...).  One exception (1.2): operators it left
+-- unqualified are now written OPERATOR(pg_catalog.op), so that an operator
+-- planted in the extension's schema cannot hijack CREATE EXTENSION; the
+-- objects it creates are the same.
 
 \echo Use "CREATE EXTENSION uid" to load this file. \quit
 
@@ -252,10 +255,10 @@ CREATE TABLE uid_ticket._tickets (
     name        text PRIMARY KEY
                 CHECK (name OPERATOR(pg_catalog.~) '^[a-z][a-z0-9_]{0,47}$'),
     node        integer NOT NULL,
-    nodes       integer NOT NULL CHECK (nodes BETWEEN 1 AND 1024),
-    block       integer NOT NULL CHECK (block BETWEEN 1 AND 1000000),
+    nodes       integer NOT NULL CHECK (nodes OPERATOR(pg_catalog.>=) 1 AND nodes OPERATOR(pg_catalog.<=) 1024),
+    block       integer NOT NULL CHECK (block OPERATOR(pg_catalog.>=) 1 AND block OPERATOR(pg_catalog.<=) 1000000),
     created_at  timestamptz NOT NULL DEFAULT pg_catalog.now(),
-    CHECK (node BETWEEN 1 AND nodes)
+    CHECK (node OPERATOR(pg_catalog.>=) 1 AND node OPERATOR(pg_catalog.<=) nodes)
 );
 
 COMMENT ON TABLE uid_ticket._tickets IS
@@ -539,8 +542,9 @@ COMMENT ON FUNCTION uid_counter._span(text, bigint, bigint) IS
 CREATE TABLE uid_counter.settings (
     prefix  text NOT NULL CHECK (prefix OPERATOR(pg_catalog.~) '^[A-Z][A-Z0-9_]{0,15}$'),
     tenant  text NOT NULL DEFAULT '',       -- '' = the prefix's global setting
-    start   bigint CHECK (start BETWEEN 0 AND 9223372036854775806),
-    width   integer CHECK (width BETWEEN 1 AND 19),
+    start   bigint CHECK (start OPERATOR(pg_catalog.>=) 0
+                          AND start OPERATOR(pg_catalog.<=) 9223372036854775806),
+    width   integer CHECK (width OPERATOR(pg_catalog.>=) 1 AND width OPERATOR(pg_catalog.<=) 19),
     PRIMARY KEY (prefix, tenant)
 );
 
@@ -555,7 +559,10 @@ CREATE TABLE uid_counter.ranges (
     span    numrange GENERATED ALWAYS AS (uid_counter._span(prefix, lo, hi)) STORED,
     PRIMARY KEY (prefix, tenant),
     CHECK (lo OPERATOR(pg_catalog.<=) hi),
-    CONSTRAINT ranges_do_not_overlap EXCLUDE USING gist (span WITH &&)
+    -- qualified: an unqualified && would pick up an &&(numrange, numrange)
+    -- planted in the extension's schema, an exact match where pg_catalog's
+    -- is polymorphic
+    CONSTRAINT ranges_do_not_overlap EXCLUDE USING gist (span WITH OPERATOR(pg_catalog.&&))
 );
 
 COMMENT ON TABLE uid_counter.ranges IS
@@ -876,6 +883,8 @@ REVOKE EXECUTE ON FUNCTION uid_counter_unset_range(text, text) FROM PUBLIC;
 
 CREATE VIEW uid_counter_settings AS
 SELECT coalesce(s.prefix, r.prefix) AS prefix,
+       -- NULLIF's = is text = text, an exact match that pg_catalog, searched
+       -- first, always wins
        NULLIF(coalesce(s.tenant, r.tenant), '') AS tenant,
        s.start,
        s.width,

@@ -55,8 +55,40 @@ CREATE TABLE functions_before AS
 SELECT to_regprocedure('uid_stats_reset()') IS NULL AS no_reset,
        to_regprocedure('uid_advance_past(bigint)') IS NULL AS no_advance;
 
+-- Counters as 1.1 advised hardening them: EXECUTE revoked from PUBLIC and
+-- granted to the application role.  Another role relies on PUBLIC.
+CREATE ROLE regress_upgrade_app;
+CREATE ROLE regress_upgrade_other;
+REVOKE EXECUTE ON FUNCTION uid_counter_next(text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uid_counter_next(text, text) TO regress_upgrade_app;
+SET ROLE regress_upgrade_app;
+SELECT uid_counter_next('globex', 'REQ') AS app_draws_before;
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION uid_counter_next(text, text) TO PUBLIC;
+SET ROLE regress_upgrade_other;
+SELECT uid_counter_next('globex', 'REQ') AS public_draws_before;
+SELECT count(*) AS uid_stats_public_before FROM uid_stats();
+RESET ROLE;
+
 ALTER EXTENSION uid UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'uid';
+
+-- Counters need a grant from 1.2 on: the role 1.1 granted EXECUTE to keeps
+-- drawing every tenant's numbers (a '*' grant); PUBLIC no longer draws.
+SELECT tenant, prefix, role FROM uid_counter_grants;
+\set VERBOSITY terse
+SET ROLE regress_upgrade_app;
+SELECT uid_counter_next('globex', 'REQ') AS app_draws_after, uid_counter_next('initech', 'INV') AS any_tenant;
+SET ROLE regress_upgrade_other;
+SELECT uid_counter_next('globex', 'REQ');
+-- uid_stats and the functions behind it: pg_monitor, not PUBLIC
+SELECT count(*) FROM uid_stats();
+SELECT count(*) FROM uid_stats;
+SET ROLE pg_monitor;
+SELECT count(*) AS pg_monitor_view, bool_and(ids_issued >= 0) AS pg_monitor_counts FROM uid_stats;
+SELECT count(*) AS pg_monitor_1_0 FROM uid_stats();
+RESET ROLE;
+\set VERBOSITY default
 
 -- Every 1.0 function is still there with the same signature and properties.
 SELECT b.sig AS changed_or_missing
@@ -115,7 +147,10 @@ ORDER BY 1, 2;
 SELECT count(*) = array_length(string_to_array(:'fresh_members', E'\n'), 1) AS same_number_of_members
 FROM members();
 
+DROP OWNED BY regress_upgrade_app, regress_upgrade_other;
+
 \c contrib_regression
+DROP ROLE regress_upgrade_app, regress_upgrade_other;
 DROP DATABASE uid_upgrade;
 DROP DATABASE uid_fresh;
 DROP DATABASE uid_upgrade_template;

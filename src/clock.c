@@ -28,6 +28,9 @@ UID_DECLARE_WAIT_EVENT(UidWaitEventOverflow, "UidSequenceOverflow")
 /* longest single sleep while waiting out a backward step */
 #define UID_CLOCK_PAUSE_MAX_MS 10
 
+/* the largest value of uid.clock_max_wait_ms */
+#define UID_CLOCK_MAX_WAIT_LIMIT_MS 60000
+
 void
 UidClockDefineSettings(void)
 {
@@ -36,7 +39,7 @@ UidClockDefineSettings(void)
 							"A larger step makes uid_next() fail with SQLSTATE UID01 "
 							"until the clock passes the last issued time.",
 							&uid_clock_max_wait_ms,
-							5, 0, 60000,
+							5, 0, UID_CLOCK_MAX_WAIT_LIMIT_MS,
 							PGC_SIGHUP,
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
@@ -55,10 +58,14 @@ UidFormatUnixMs(int64 unix_ms)
  * raise the clock error.  Sleeping in short slices means a clock that steps
  * further back during the wait is refused, not waited for.  first_look is
  * true the first time one call sees the clock behind: the step is counted
- * once per call.
+ * once per call.  floor_origin is NULL when an ID was issued at last_ms;
+ * otherwise last_ms is uid_next()'s floor, where nothing was issued in this
+ * run, and floor_origin says who set it, so that the error names it rather
+ * than an issue time that never was.
  */
 void
-UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms, bool first_look)
+UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms, bool first_look,
+			  const char *floor_origin)
 {
 	int64		lag = last_ms - now_ms;
 
@@ -68,17 +75,36 @@ UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms, bool first_look)
 
 	if (lag > max_lag_ms)
 	{
+		char	   *last = UidFormatUnixMs(last_ms + UID_EPOCH_MS);
+		char	   *now = UidFormatUnixMs(now_ms + UID_EPOCH_MS);
+		bool		waitable = lag <= UID_CLOCK_MAX_WAIT_LIMIT_MS;
+
 		UidStatsAdd(UID_COUNT_CLOCK_REFUSALS, 1);
+		if (floor_origin == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UID_CLOCK_BACKWARDS),
+					 errmsg("system clock is %lld ms behind the last issued uid time",
+							(long long) lag),
+					 errdetail("The last ID was issued at %s; the clock reads %s; at most %lld ms are waited out.",
+							   last, now, (long long) max_lag_ms),
+					 waitable ?
+					 errhint("IDs are issued again as soon as the clock passes the last issued time. "
+							 "Check this server's time synchronisation (NTP), or raise uid.clock_max_wait_ms.") :
+					 errhint("IDs are issued again by themselves once the clock passes %s; "
+							 "a step this large cannot be waited out. "
+							 "Check this server's time synchronisation (NTP).", last)));
 		ereport(ERROR,
 				(errcode(ERRCODE_UID_CLOCK_BACKWARDS),
-				 errmsg("system clock is %lld ms behind the last issued uid time",
+				 errmsg("system clock is %lld ms behind the floor of uid_next()",
 						(long long) lag),
-				 errdetail("The last ID was issued at %s; the clock reads %s; at most %lld ms are waited out.",
-						   UidFormatUnixMs(last_ms + UID_EPOCH_MS),
-						   UidFormatUnixMs(now_ms + UID_EPOCH_MS),
-						   (long long) max_lag_ms),
-				 errhint("IDs are issued again as soon as the clock passes the last issued time. "
-						 "Check this server's time synchronisation (NTP), or raise uid.clock_max_wait_ms.")));
+				 errdetail("uid_next() issues no ID at or before %s: %s. "
+						   "The clock reads %s; at most %lld ms are waited out.",
+						   last, floor_origin, now, (long long) max_lag_ms),
+				 waitable ?
+				 errhint("uid_next() resumes by itself once the clock passes %s; uuid7() is not affected. "
+						 "Check this server's time synchronisation (NTP), or raise uid.clock_max_wait_ms.", last) :
+				 errhint("uid_next() resumes by itself once the clock passes %s; uuid7() is not affected. "
+						 "If this server's clock is behind, correct it (NTP).", last)));
 	}
 
 	(void) WaitLatch(MyLatch,

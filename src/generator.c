@@ -10,11 +10,13 @@
  *				strictly increasing in the order the calls complete.
  *	floor_ms	atomic: the millisecond at or below which nothing may be
  *				issued, as last set: by the postmaster at shared-memory init
- *				from the durable high-water mark (hwm.c), then raised by
- *				UidGeneratorRaiseFloor (a new lease's previous holder, the end
- *				of a recovery, uid_advance_past).  While the state still sits
- *				at it, nothing has been issued since, and a clock behind it
- *				by up to the reserve window is waited out.
+ *				from uid_next()'s durable high-water mark (hwm.c), then raised
+ *				by UidGeneratorRaiseFloorFrom (a new lease's previous holder,
+ *				the end of a recovery, uid_advance_past).  While the state
+ *				still sits at it, nothing has been issued since, and a clock
+ *				behind it by up to the reserve window is waited out.
+ *	floor_origin	atomic: who set floor_ms last (UidFloorOrigin), written
+ *				after a raise; read only to explain a refusal.
  *	recovery_floor_done	atomic flag: the end-of-recovery floor was applied.
  *	grant		atomic: the worker id this server may put in IDs, and the
  *				last millisecond it may issue in (the grant word, below).  Set
@@ -45,9 +47,19 @@ typedef struct UidGeneratorShared
 {
 	pg_atomic_uint64 state;
 	pg_atomic_uint64 floor_ms;
+	pg_atomic_uint32 floor_origin;
 	pg_atomic_uint32 recovery_floor_done;
 	pg_atomic_uint64 grant;
 } UidGeneratorShared;
+
+/* Who set the floor: named in the UID01 error while the state sits at it. */
+typedef enum UidFloorOrigin
+{
+	UID_FLOOR_RESTORED,			/* read from uid.hwm at start-up */
+	UID_FLOOR_LEASE,			/* the worker id's previous holder */
+	UID_FLOOR_RECOVERY,			/* the last transaction a recovery replayed */
+	UID_FLOOR_ADVANCE			/* uid_advance_past() */
+} UidFloorOrigin;
 
 /*
  * The grant word: (deadline << 11) | valid bit (1 << 10) | worker id.  The
@@ -158,9 +170,11 @@ UidGeneratorShmemInit(void)
 	gen = ShmemInitStruct("uid generator", UidGeneratorShmemSize(), &found);
 	if (found)
 		return;
-	pg_atomic_init_u64(&gen->floor_ms, (uint64) UidHwmRestoredFloor());
+	pg_atomic_init_u64(&gen->floor_ms, (uint64) UidHwmRestoredFloor(UID_HWM_UID_NEXT));
+	pg_atomic_init_u32(&gen->floor_origin, UID_FLOOR_RESTORED);
 	pg_atomic_init_u32(&gen->recovery_floor_done, 0);
-	pg_atomic_init_u64(&gen->state, UidMakeState(UidHwmRestoredFloor(), UID_MAX_SEQ));
+	pg_atomic_init_u64(&gen->state,
+					   UidMakeState(UidHwmRestoredFloor(UID_HWM_UID_NEXT), UID_MAX_SEQ));
 	/* lease mode: no worker id until the lease worker grants one */
 	pg_atomic_init_u64(&gen->grant, uid_worker_id_lease ? 0 :
 					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
@@ -188,11 +202,14 @@ UidGeneratorWarnLayoutEnd(void)
 void
 UidGeneratorShmemExit(int code, Datum arg)
 {
+	int64		last[UID_HWM_GENERATORS];
+
 	if (code != 0 || gen == NULL)
 		return;
-	/* the later of the two generators: both start above this record */
-	UidHwmShutdown(Max(UidStateMs(pg_atomic_read_u64(&gen->state)),
-					   UidUuid7LastMs()));
+	/* each generator starts above its own record */
+	last[UID_HWM_UID_NEXT] = UidStateMs(pg_atomic_read_u64(&gen->state));
+	last[UID_HWM_UUID7] = UidUuid7LastMs();
+	UidHwmShutdown(last);
 }
 
 int
@@ -221,8 +238,8 @@ UidGeneratorWorkerId(void)
  */
 
 /* Raises the state so that the next ID is in a millisecond after ms. */
-void
-UidGeneratorRaiseFloor(int64 ms)
+static void
+UidGeneratorRaiseFloorFrom(int64 ms, UidFloorOrigin origin)
 {
 	uint64		target = UidMakeState(ms, UID_MAX_SEQ);
 	uint64		old = pg_atomic_read_u64(&gen->state);
@@ -231,10 +248,53 @@ UidGeneratorRaiseFloor(int64 ms)
 	/* first the floor that allows the start-up wait, then the state */
 	while (old_floor < (uint64) ms)
 		if (pg_atomic_compare_exchange_u64(&gen->floor_ms, &old_floor, (uint64) ms))
+		{
+			pg_atomic_write_u32(&gen->floor_origin, origin);
 			break;
+		}
 	while (old < target)
 		if (pg_atomic_compare_exchange_u64(&gen->state, &old, target))
 			break;
+}
+
+/* The lease worker: the previous holder of the worker id issued up to ms. */
+void
+UidGeneratorRaiseFloor(int64 ms)
+{
+	UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_LEASE);
+}
+
+/*
+ * Why nothing may be issued at or below the floor, for the UID01 error
+ * (clock.c) while the state still sits at it.
+ */
+static const char *
+UidGeneratorFloorOrigin(void)
+{
+	bool		legacy;
+	UidHwmStatus status;
+
+	switch ((UidFloorOrigin) pg_atomic_read_u32(&gen->floor_origin))
+	{
+		case UID_FLOOR_LEASE:
+			return "the last time the previous holder of this worker id issued an ID";
+		case UID_FLOOR_RECOVERY:
+			return "the commit time of the last transaction replayed by recovery, "
+				"so that no new ID sorts below the IDs stored before the promotion or restore";
+		case UID_FLOOR_ADVANCE:
+			return "the time uid_advance_past() moved uid_next() to";
+		case UID_FLOOR_RESTORED:
+			break;
+	}
+	status = UidHwmRestoredStatus(&legacy);
+	if (legacy)
+		return "uid_next()'s floor restored from uid.hwm, written by a uid before 1.2 "
+			"that kept one floor for uid_next() and uuid7()";
+	if (status == UID_HWM_RESERVED)
+		return "the time uid_next() had reserved in uid.hwm when the previous run "
+			"stopped without a clean shutdown";
+	return "uid_next()'s last time in the previous run (its last ID, or a time "
+		"uid_advance_past() moved it to), restored from uid.hwm";
 }
 
 /*
@@ -251,8 +311,8 @@ UidGeneratorApplyRecoveryFloor(void)
 
 	if (ms > 0 && ms <= UID_MAX_TIME)
 	{
-		UidHwmEnsureCovers(ms);
-		UidGeneratorRaiseFloor(ms);
+		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
+		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_RECOVERY);
 	}
 	pg_atomic_write_u32(&gen->recovery_floor_done, 1);
 }
@@ -374,10 +434,12 @@ UidReserve(int want, int *got, int *worker)
 			 * out too: the floor may be a reservation ahead of the clock.
 			 */
 			int64		max_lag = uid_clock_max_wait_ms;
+			bool		at_floor = (last_ms == (int64) pg_atomic_read_u64(&gen->floor_ms));
 
-			if (last_ms == (int64) pg_atomic_read_u64(&gen->floor_ms))
+			if (at_floor)
 				max_lag = Max(max_lag, uid_reserve_window_ms);
-			UidClockGuard(last_ms, now, max_lag, !waited_clock);
+			UidClockGuard(last_ms, now, max_lag, !waited_clock,
+						  at_floor ? UidGeneratorFloorOrigin() : NULL);
 			if (!waited_clock)
 			{
 				UidStatsAdd(UID_COUNT_CLOCK_WAITS, 1);
@@ -400,8 +462,8 @@ UidReserve(int want, int *got, int *worker)
 			continue;
 		}
 
-		if (unlikely(UidHwmNeedsExtending(ms)))
-			UidHwmEnsureCovers(ms);
+		if (unlikely(UidHwmNeedsExtending(UID_HWM_UID_NEXT, ms)))
+			UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
 
 		n = Min(want, UID_SEQ_PER_MS - seq0);
 		if (pg_atomic_compare_exchange_u64(&gen->state, &old,
@@ -529,8 +591,8 @@ uid_advance_past(PG_FUNCTION_ARGS)
 	moved = pg_atomic_read_u64(&gen->state) < UidMakeState(ms, UID_MAX_SEQ);
 	if (moved)
 	{
-		UidHwmEnsureCovers(ms);
-		UidGeneratorRaiseFloor(ms);
+		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
+		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_ADVANCE);
 	}
 	PG_RETURN_BOOL(moved);
 }

@@ -34,10 +34,12 @@
  *	last	atomic; the state of the last UUID issued by any backend of any
  *			database, advanced only by compare-and-swap (like generator.c),
  *			so the values of the whole server are strictly increasing in the
- *			order the calls complete.  It starts above the durable high-water
- *			mark of hwm.c, and a value is returned only once that mark covers
- *			its millisecond, so the order also holds across restarts.  Without preloading, each backend keeps
- *			its own "last" (backend_last) and the order holds per backend.
+ *			order the calls complete.  It starts above uuid7()'s own durable
+ *			high-water mark (hwm.c), and a value is returned only once that
+ *			mark covers its millisecond, so the order also holds across
+ *			restarts.  The mark is not uid_next()'s: moving uuid7() ahead never
+ *			makes uid_next() wait.  Without preloading, each backend keeps its
+ *			own "last" (backend_last) and the order holds per backend.
  *
  * The version and variant bits make the nil and the max UUID impossible.
  */
@@ -110,7 +112,7 @@ UidUuid7ShmemInit(void)
 	 * crashes, whatever the clock reads after them.
 	 */
 	pg_atomic_init_u64(&uuid7_shared->last,
-					   (uint64) (UidHwmRestoredFloor() + UID_EPOCH_MS + 1) << UUID7_SUB_BITS);
+					   (uint64) (UidHwmRestoredFloor(UID_HWM_UUID7) + UID_EPOCH_MS + 1) << UUID7_SUB_BITS);
 }
 
 /*

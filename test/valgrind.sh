@@ -13,8 +13,8 @@
 #      the isolation specs, error paths of every function, uid_stats and the
 #      C function uid_stats_reset;
 #   2. the same server restarted with a damaged uid.hwm (the refuse path),
-#      and after an immediate stop (the floor is the crashed run's
-#      reservation); then pgbench with 4 clients calling uid_next(),
+#      after an immediate stop (the floor is the crashed run's reservation),
+#      and with a uid.hwm of uid 1.1 (version 1); then pgbench with 4 clients calling uid_next(),
 #      uid_next_batch(5000) and uuid7() concurrently;
 #   3. the same server under libfaketime (if installed): a backward clock
 #      step that is waited out and one that is refused (UID01);
@@ -228,6 +228,20 @@ pg_ctl -D "$VG_DIR/data-preload" -m immediate -w -t 900 stop >/dev/null
 start preload
 psql -X -d uid_vg_scratch -c 'SELECT uid_next(), uuid7()' -c 'SELECT * FROM uid_stats' \
 	>>"$VG_DIR/crash.out" 2>&1
+stop preload
+
+# ---- 2c. a uid.hwm written by uid 1.1 (version 1: one floor for both
+# generators, here the current time), read and rewritten as version 2 ----
+echo "== uid.hwm of uid 1.1"
+perl -e '
+	sub crc32c { my $c = 0xFFFFFFFF; for my $b (unpack("C*", $_[0])) { $c ^= $b;
+		$c = ($c & 1) ? (($c >> 1) ^ 0x82F63B78) : ($c >> 1) for 1 .. 8 } return $c ^ 0xFFFFFFFF }
+	my $ms = int(time() * 1000) - 1767225600000;
+	my $head = pack("L L q L L", 0x48444955, 1, $ms, 1, 0);
+	print $head, pack("L L", crc32c($head), 0);
+' > "$VG_DIR/data-preload/uid.hwm"
+start preload
+psql -X -d uid_vg_scratch -c 'SELECT uid_next(), uuid7()' >"$VG_DIR/hwm_v1.out" 2>&1
 stop preload
 
 echo "== pgbench: 4 clients x ${VG_PGBENCH_TX:-2000} transactions"

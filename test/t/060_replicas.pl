@@ -80,7 +80,8 @@ $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
 ($state, $err) = sqlstate_of($standby, 'SELECT uid_next()');
 is($state, 'UID01',
 	'after promotion, uid_next() refuses while the clock is behind the replayed IDs');
-like($err, qr/behind the last issued uid time/, '... with the clock error');
+like($err, qr/behind the floor of uid_next\(\).*replayed by recovery/s,
+	'... with the clock error naming the floor set by the recovery');
 
 # uuid7() does not refuse: with the clock still 20 s behind, its first value
 # after the promotion already sorts after every replayed UUID.

@@ -7,7 +7,9 @@
 #   set_clock($file, $spec)       step that clock at run time ("+0", "-30",
 #                                 "-0.02", or an absolute, frozen
 #                                 "YYYY-MM-DD hh:mm:ss")
-#   read_hwm($node)               the uid.hwm record: (ms, clean)
+#   read_hwm($node)               the uid.hwm record: (ms, clean, uuid7 ms,
+#                                 version)
+#   write_hwm_v1($node, $ms, $clean)  write the record of uid 1.0 and 1.1
 #   kill9_all($node)              SIGKILL the postmaster and all its children
 package UidTap;
 
@@ -20,7 +22,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm
-  kill9_all uid_epoch_ms);
+  write_hwm_v1 kill9_all uid_epoch_ms);
 
 our $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -72,7 +74,10 @@ sub faketime_start
 	return $node->start(%params);
 }
 
-# The 32-byte record of src/hwm.c: magic, version, int64 ms, clean, pad, crc.
+# The 32-byte record of src/hwm.c.  Version 2: magic, version, int64 ms of
+# uid_next(), int64 ms of uuid7(), clean, crc; version 1 (uid 1.0, 1.1):
+# magic, version, int64 ms (both generators), clean, pad, crc, pad.
+# Returns (uid_next ms, clean, uuid7 ms, version).
 sub read_hwm
 {
 	my ($node) = @_;
@@ -81,9 +86,44 @@ sub read_hwm
 	my $n = read($fh, my $buf, 32);
 	close $fh;
 	die "short uid.hwm ($n bytes)" unless $n == 32;
-	my ($magic, $version, $ms, $clean) = unpack('L L q L', $buf);
+	my ($magic, $version) = unpack('L L', $buf);
 	die sprintf('bad uid.hwm magic %x', $magic) unless $magic == 0x48444955;
-	return ($ms, $clean);
+	if ($version == 1)
+	{
+		my (undef, undef, $ms, $clean) = unpack('L L q L', $buf);
+		return ($ms, $clean, $ms, 1);
+	}
+	die "unknown uid.hwm version $version" unless $version == 2;
+	my (undef, undef, $ms, $ms_uuid7, $clean) = unpack('L L q q L', $buf);
+	return ($ms, $clean, $ms_uuid7, 2);
+}
+
+# CRC-32C (Castagnoli), as PostgreSQL's pg_crc32c computes it.
+sub crc32c
+{
+	my ($data) = @_;
+	my $crc = 0xFFFFFFFF;
+	for my $byte (unpack('C*', $data))
+	{
+		$crc ^= $byte;
+		$crc = ($crc & 1) ? (($crc >> 1) ^ 0x82F63B78) : ($crc >> 1)
+		  for 1 .. 8;
+	}
+	return $crc ^ 0xFFFFFFFF;
+}
+
+# Writes the version 1 record that uid 1.0 and 1.1 wrote: one mark of $ms
+# (ms since the uid epoch) for both generators.
+sub write_hwm_v1
+{
+	my ($node, $ms, $clean) = @_;
+	my $head = pack('L L q L L', 0x48444955, 1, $ms, $clean ? 1 : 0, 0);
+	my $rec = $head . pack('L L', crc32c($head), 0);
+	my $path = $node->data_dir . '/uid.hwm';
+	open my $fh, '>:raw', $path or die "could not write $path: $!";
+	print $fh $rec;
+	close $fh or die "could not close $path: $!";
+	return;
 }
 
 # A crash of the whole server: the postmaster and every child die at once,

@@ -1,0 +1,147 @@
+-- Privileges of every object of uid: each function's EXECUTE for PUBLIC and
+-- pg_monitor is a decision, listed here and in docs/security.md; every
+-- SECURITY DEFINER function pins its search_path; the schemas, tables and
+-- views grant only what the list in docs/security.md says.  A function added
+-- to uid without a line here fails the first test.
+-- Runs against a server that preloads uid (test/pgtap.sh).
+BEGIN;
+SELECT plan(25);
+
+CREATE TEMP TABLE decided (sig text PRIMARY KEY, public_may boolean NOT NULL,
+                           pg_monitor_may boolean NOT NULL);
+INSERT INTO decided VALUES
+    -- generation and decoding: everyone
+    ('uid_next()', true, true),
+    ('uid_next_batch(integer)', true, true),
+    ('uid_decode(bigint)', true, true),
+    ('uid_time(bigint)', true, true),
+    ('uid_from_time(timestamp with time zone)', true, true),
+    ('uuid7()', true, true),
+    ('uuid7(timestamp with time zone)', true, true),
+    ('uuid7_time(uuid)', true, true),
+    ('uuid7_from_time(timestamp with time zone)', true, true),
+    ('uid_decode(uuid)', true, true),
+    ('uuidv7()', true, true),
+    ('uuidv7(interval)', true, true),
+    ('uuidv4()', true, true),
+    ('uuid_extract_timestamp(uuid)', true, true),
+    ('uuid_extract_version(uuid)', true, true),
+    -- moving a generator: superuser, or whom it grants
+    ('uid_advance_past(bigint)', false, false),
+    ('uuid7_advance_past(uuid)', false, false),
+    -- monitoring: pg_monitor
+    ('uid_stats()', false, true),
+    ('uid_stats_1_1()', false, true),
+    ('uid_stats_reset()', false, false),
+    -- leases
+    ('uid_lease_status()', true, true),
+    ('uid_lease_release()', false, false),
+    ('uid_lease_acquire()', false, false),
+    -- tickets: drawing decided by USAGE on each sequence; admin functions not PUBLIC's
+    ('uid_ticket_create(text,integer,integer,integer)', false, false),
+    ('uid_ticket_drop(text)', false, false),
+    ('uid_ticket_next(text)', true, true),
+    ('uid_ticket_next_block(text,integer)', true, true),
+    ('uid_ticket._nextval(regclass)', true, true),
+    ('uid_ticket._check_name(text)', true, true),
+    -- counters: drawing by grant (uid_counter_grant grants EXECUTE), the rest the administrator's
+    ('uid_counter_next(text,text)', false, false),
+    ('uid_counter_grant(text,regrole,text)', false, false),
+    ('uid_counter_revoke(text,regrole,text)', false, false),
+    ('uid_counter_configure(text,text,bigint,integer)', false, false),
+    ('uid_counter_set_range(text,text,bigint,bigint)', false, false),
+    ('uid_counter_unset_range(text,text)', false, false),
+    ('uid_counter_format(text,bigint,integer)', true, true),
+    ('uid_counter._next(text,text,oid)', false, false),
+    ('uid_counter._forget_dropped_roles()', false, false),
+    ('uid_counter._next_entry()', false, false),
+    ('uid_counter._lock_ranges(text)', false, false),
+    -- pure checks and encodings, in a schema PUBLIC cannot use
+    ('uid_counter._check_grant(text,regrole,text)', true, true),
+    ('uid_counter._check_prefix(text)', true, true),
+    ('uid_counter._check_tenant(text)', true, true),
+    ('uid_counter._prefix_code(text)', true, true),
+    ('uid_counter._span(text,bigint,bigint)', true, true);
+
+CREATE TEMP VIEW uid_functions AS
+SELECT p.oid, p.oid::regprocedure::text AS sig, p.prosecdef, p.proconfig
+  FROM pg_proc p
+  JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid';
+
+-- ---------------------------------------------------------------------------
+-- Functions
+-- ---------------------------------------------------------------------------
+SELECT is_empty($$ SELECT sig FROM uid_functions WHERE sig NOT IN (SELECT sig FROM decided) $$,
+    'every function of uid has a privilege decision (here and in docs/security.md)');
+SELECT is_empty($$
+    SELECT f.sig, has_function_privilege('public', f.oid, 'EXECUTE'), d.public_may
+      FROM uid_functions f JOIN decided d USING (sig)
+     WHERE has_function_privilege('public', f.oid, 'EXECUTE') <> d.public_may $$,
+    'PUBLIC may execute exactly the functions decided');
+SELECT is_empty($$
+    SELECT f.sig, has_function_privilege('pg_monitor', f.oid, 'EXECUTE'), d.pg_monitor_may
+      FROM uid_functions f JOIN decided d USING (sig)
+     WHERE has_function_privilege('pg_monitor', f.oid, 'EXECUTE') <> d.pg_monitor_may $$,
+    'pg_monitor may execute exactly the functions decided');
+SELECT is_empty($$
+    SELECT sig FROM uid_functions
+     WHERE prosecdef AND proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp'] $$,
+    'every SECURITY DEFINER function pins search_path = pg_catalog, pg_temp');
+SELECT is_empty($$
+    SELECT sig FROM uid_functions WHERE prosecdef AND has_function_privilege('public', oid, 'EXECUTE') $$,
+    'no SECURITY DEFINER function is executable by PUBLIC');
+SELECT ok((SELECT count(*) FROM uid_functions WHERE prosecdef) >= 6,
+    'the counter functions that need the owner''s rights are SECURITY DEFINER');
+
+-- ---------------------------------------------------------------------------
+-- Schemas, tables, views
+-- ---------------------------------------------------------------------------
+SELECT ok(NOT has_schema_privilege('public', 'uid_counter', 'USAGE'), 'PUBLIC has no USAGE on schema uid_counter');
+SELECT ok(NOT has_schema_privilege('public', 'uid_counter', 'CREATE'), 'PUBLIC has no CREATE on schema uid_counter');
+SELECT ok(has_schema_privilege('public', 'uid_ticket', 'USAGE'), 'PUBLIC has USAGE on schema uid_ticket (to draw tickets)');
+SELECT ok(NOT has_schema_privilege('public', 'uid_ticket', 'CREATE'), 'PUBLIC has no CREATE on schema uid_ticket');
+SELECT is_empty($$
+    SELECT c.oid::regclass FROM pg_class c
+     WHERE c.relnamespace = 'uid_counter'::regnamespace AND c.relkind IN ('r', 'v', 'S')
+       AND has_table_privilege('public', c.oid, 'SELECT,INSERT,UPDATE,DELETE,TRUNCATE,REFERENCES,TRIGGER') $$,
+    'PUBLIC has no privilege on any table of uid_counter');
+SELECT ok(has_table_privilege('public', 'uid_ticket._tickets', 'SELECT'), 'PUBLIC may read the ticket metadata');
+SELECT ok(NOT has_table_privilege('public', 'uid_ticket._tickets', 'INSERT,UPDATE,DELETE,TRUNCATE'),
+    'PUBLIC may not change the ticket metadata');
+SELECT ok(has_table_privilege('public', 'uid_tickets', 'SELECT'), 'PUBLIC may read uid_tickets');
+SELECT ok(NOT has_table_privilege('public', 'uid_stats', 'SELECT'), 'PUBLIC may not read uid_stats');
+SELECT ok(has_table_privilege('pg_monitor', 'uid_stats', 'SELECT'), 'pg_monitor may read uid_stats');
+SELECT ok(NOT has_table_privilege('public', 'uid_counters', 'SELECT'), 'PUBLIC may not read uid_counters');
+SELECT ok(NOT has_table_privilege('public', 'uid_counter_settings', 'SELECT'), 'PUBLIC may not read uid_counter_settings');
+SELECT ok(NOT has_table_privilege('public', 'uid_counter_grants', 'SELECT'), 'PUBLIC may not read uid_counter_grants');
+
+-- ---------------------------------------------------------------------------
+-- Operators the extension's objects use are pg_catalog's
+-- ---------------------------------------------------------------------------
+SELECT is((SELECT o.oprnamespace::regnamespace::text
+             FROM pg_constraint c, unnest(c.conexclop) AS x(op) JOIN pg_operator o ON o.oid = x.op
+            WHERE c.conname = 'ranges_do_not_overlap'),
+          'pg_catalog', 'the ranges'' exclusion constraint uses pg_catalog.&&');
+SELECT is_empty($$
+    SELECT o.oid::regoperator, d.objid
+      FROM pg_depend d JOIN pg_operator o ON d.refclassid = 'pg_operator'::regclass AND o.oid = d.refobjid
+     WHERE d.classid IN ('pg_constraint'::regclass, 'pg_rewrite'::regclass, 'pg_attrdef'::regclass)
+       AND o.oprnamespace <> 'pg_catalog'::regnamespace $$,
+    'no constraint, view or default depends on an operator outside pg_catalog');
+
+-- ---------------------------------------------------------------------------
+-- A role with the grant of one tenant, as a smoke test of the model
+-- ---------------------------------------------------------------------------
+CREATE ROLE pgtap_uid_app;
+SELECT is(uid_counter_grant('pgtap', 'pgtap_uid_app'), true, 'uid_counter_grant() makes a grant');
+SET LOCAL ROLE pgtap_uid_app;
+SELECT is(uid_counter_next('pgtap', 'REQ'), 'REQ-001', 'the granted role draws its tenant''s number');
+SELECT throws_ok($$ SELECT uid_counter_next('other', 'REQ') $$, '42501', NULL,
+    'the granted role may not draw another tenant''s number');
+RESET ROLE;
+SELECT is((SELECT count(*)::int FROM uid_counter.counters WHERE tenant = 'other'), 0,
+    'the refused call left no counter row');
+
+SELECT * FROM finish();
+ROLLBACK;
