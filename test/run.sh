@@ -120,13 +120,17 @@ if [ "$(id -u)" = 0 ] && [ "${UID_SKIP_DEPS:-}" != 1 ]; then
 	bash "$top/test/deps.sh"
 fi
 
+# Debian's pg_config of major version $1, if its server and headers are installed
+debian_pg_config_of() {
+	[ -x "/usr/lib/postgresql/$1/bin/pg_config" ] && [ -d "/usr/lib/postgresql/$1/lib/pgxs" ] &&
+		echo "/usr/lib/postgresql/$1/bin/pg_config"
+}
+
 # pg_config of major version $1: the one given, Debian's, or a cached build
 pg_config_of() {
 	if [ -n "$explicit_pg_config" ]; then
 		echo "$explicit_pg_config"
-	elif [ -x "/usr/lib/postgresql/$1/bin/pg_config" ] && [ -d "/usr/lib/postgresql/$1/lib/pgxs" ]; then
-		echo "/usr/lib/postgresql/$1/bin/pg_config"
-	else
+	elif ! debian_pg_config_of "$1"; then
 		bash "$top/test/build-pg.sh" "$1"
 	fi
 }
@@ -142,6 +146,19 @@ upgrade_sources_of() {
 
 work=$(mktemp -d "${UID_TEST_TMP:-/tmp}/uid-test.XXXXXX")
 chmod 755 "$work"
+
+# Build the servers that Debian lacks in the background, in version order,
+# while the suites run on the versions already there: the suites mostly
+# wait, the builds mostly compute.  test/build-pg.sh takes one lock per
+# version, so the loop below, asking for a version being built, waits for
+# that build and then reuses it (or builds it itself if it failed here).
+if [ -z "$explicit_pg_config" ]; then
+	to_build=$(for v in $versions; do echo "$v"; upgrade_sources_of "$v"; done | sort -nu |
+		while read -r v; do debian_pg_config_of "$v" >/dev/null || echo "$v"; done)
+	if [ -n "$to_build" ]; then
+		(for v in $to_build; do bash "$top/test/build-pg.sh" "$v" >/dev/null || true; done) &
+	fi
+fi
 declare -A result line
 overall=0
 for v in $versions; do
@@ -200,6 +217,8 @@ for v in $versions; do
 	fi
 	line[$v]="$server, $((SECONDS - start)) s: $suites"
 done
+
+wait    # for the background builds, all of them used by now
 
 echo
 echo "################ summary"
