@@ -15,7 +15,11 @@ OBJS = \
 	src/lease.o \
 	src/lease_store.o \
 	src/tickets.o \
-	src/counters.o
+	src/counters.o \
+	src/text_forms.o \
+	src/ff1.o \
+	src/mask.o \
+	src/time_filter.o
 
 # The 1.0 install script and the upgrade scripts from it, as they shipped:
 # CREATE EXTENSION uid runs uid--1.0.sql, then each upgrade to
@@ -41,6 +45,8 @@ PG_CPPFLAGS = -I$(srcdir)/src
 # libpq, for the lease worker's remote store (as contrib/dblink does)
 PG_CPPFLAGS += -I$(libpq_srcdir)
 SHLIB_LINK_INTERNAL += $(libpq)
+# AES from OpenSSL's libcrypto, for uid_mask() and uuid7_mask() (src/ff1.c)
+SHLIB_LINK += -lcrypto
 # -Wno-unused-parameter: fmgr functions and GUC hooks take arguments they may not use.
 PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter
 
@@ -60,6 +66,16 @@ test:
 
 # One suite at a time (test/run.sh runs them all against a private install
 # by passing bindir=...).
+# The FF1 unit test (test/unit/ff1_test.c) needs no server.
+test/unit/ff1_test: test/unit/ff1_test.c src/ff1.c src/ff1.h
+	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/ff1_test.c src/ff1.c \
+		$(LDFLAGS) -L$(pkglibdir) -L$(libdir) -lpgcommon -lpgport -lcrypto -lm
+EXTRA_CLEAN += test/unit/ff1_test
+
+.PHONY: check-unit
+check-unit: test/unit/ff1_test
+	test/unit/ff1_test
+
 .PHONY: installcheck-regress installcheck-isolation installcheck-tap
 installcheck-regress:
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $(REGRESS)

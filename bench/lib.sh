@@ -17,6 +17,33 @@ INSERT_CANDIDATES=(
 	"gen_random_uuid|id uuid PRIMARY KEY DEFAULT gen_random_uuid()"
 )
 
+# IDs that leave the database: name | expression over a column of bench_ids |
+# its floor, the same statement returning that column unchanged.  The
+# explicit key is the one in uid.mask_key (bench_start_server).
+BENCH_KEY=2b7e151628aed2a6abf7158809cf4f3c
+EXPOSING_CANDIDATES=(
+	"floor|1|floor"
+	"uid_next|uid_next()|floor"
+	"floor(i)|i|floor(i)"
+	"uid_to_text|uid_to_text(i)|floor(i)"
+	"uid_mask|uid_mask(i)|floor(i)"
+	"uid_mask(key)|uid_mask(i, '\\x$BENCH_KEY'::bytea)|floor(i)"
+	"floor(ti)|ti|floor(ti)"
+	"uid_from_text|uid_from_text(ti)|floor(ti)"
+	"floor(mi)|mi|floor(mi)"
+	"uid_unmask|uid_unmask(mi)|floor(mi)"
+	"uid_unmask(key)|uid_unmask(mi, '\\x$BENCH_KEY'::bytea)|floor(mi)"
+	"floor(u)|u|floor(u)"
+	"uuid_to_text|uuid_to_text(u)|floor(u)"
+	"uuid7_mask|uuid7_mask(u)|floor(u)"
+	"uuid7_mask(key)|uuid7_mask(u, '\\x$BENCH_KEY'::bytea)|floor(u)"
+	"floor(tu)|tu|floor(tu)"
+	"uuid_from_text|uuid_from_text(tu)|floor(tu)"
+	"floor(mu)|mu|floor(mu)"
+	"uuid7_unmask|uuid7_unmask(mu)|floor(mu)"
+	"uuid7_unmask(key)|uuid7_unmask(mu, '\\x$BENCH_KEY'::bytea)|floor(mu)"
+)
+
 q() { psql -X -q -At -v ON_ERROR_STOP=1 -d bench "$@"; }
 # a query whose output keeps its header row (for the report tables)
 qh() { psql -X -q -A -P footer=off -v ON_ERROR_STOP=1 -d bench "$@"; }
@@ -37,6 +64,7 @@ listen_addresses = ''
 unix_socket_directories = '$B'
 shared_preload_libraries = 'uid'
 uid.worker_id = 1
+uid.mask_key = '$BENCH_KEY'
 shared_buffers = 1GB
 max_wal_size = 8GB
 checkpoint_timeout = 1h
@@ -96,6 +124,46 @@ bench_percall() {
 			record percall "$name" 1 "$r" ns_per_call "$ms * 1e6 / $n"
 		done < <(rotated "$r" "${CANDIDATES[@]}")
 	done
+}
+
+# Text forms and masking: each function over a column of an N-row table,
+# against that column read unchanged (its floor), alternated in every round.
+# Besides the elapsed time, the backend's own time on the CPU
+# (/proc/self/schedstat), which other load on the machine does not inflate.
+bench_exposing() {
+	local r c name expr fl t
+	echo "exposing: $ROUNDS rounds of $N rows per function"
+	q <<SQL
+CREATE TABLE bench_ids AS
+SELECT i, u, uid_to_text(i) AS ti, uuid_to_text(u) AS tu, uid_mask(i) AS mi, uuid7_mask(u) AS mu
+FROM (SELECT uid_next() AS i, uuid7() AS u FROM generate_series(1, $N)) s;
+CREATE TABLE exposing_floor (candidate text PRIMARY KEY, floor text);
+-- ms elapsed and ms on the CPU of one statement
+CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
+LANGUAGE plpgsql AS \$\$
+DECLARE t0 timestamptz; c0 bigint;
+BEGIN
+    c0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
+    t0 := clock_timestamp();
+    EXECUTE stmt;
+    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
+END \$\$;
+SQL
+	q -c "VACUUM ANALYZE bench_ids"
+	for c in "${EXPOSING_CANDIDATES[@]}"; do
+		IFS='|' read -r name _ fl <<<"$c"
+		q -c "INSERT INTO exposing_floor VALUES ('$name', '$fl')"
+	done
+	for ((r = 1; r <= ROUNDS; r++)); do
+		while IFS= read -r c; do
+			IFS='|' read -r name expr _ <<<"$c"
+			t=$(q -F ' ' -c "SELECT * FROM bench_times('SELECT count(f) FROM (SELECT $(sed "s/'/''/g" <<<"$expr") AS f FROM bench_ids) s')")
+			record exposing "$name" 1 "$r" ns_per_call "${t% *} * 1e6 / $N"
+			record exposing "$name" 1 "$r" cpu_ns_per_call "${t#* } * 1e6 / $N"
+		done < <(rotated "$r" "${EXPOSING_CANDIDATES[@]}")
+	done
+	q -c "DROP TABLE bench_ids"
 }
 
 bench_bulk_cap() {
@@ -172,6 +240,200 @@ SQL
 	done
 }
 
+# Time filters on IDs (src/time_filter.c): each natural filter against the
+# hand-written index form on the same column, run in pairs back to back so
+# that both see the same load, and the natural filter with
+# uid.rewrite_time_filters = off (PostgreSQL's plan for it as written).
+# name | the hand-written form it is compared with | filter (:'t' is t)
+TF_CANDIDATES=(
+	"uid_time(id) >= t|id >= uid_from_time(t)|uid_time(id) >= :'t'"
+	"(uid_decode(id)).ts >= t|id >= uid_from_time(t)|(uid_decode(id)).ts >= :'t'"
+	"id >= uid_from_time(t)|id >= uid_from_time(t)|id >= uid_from_time(:'t')"
+	"uuid7_time(u) >= t|u >= uuid7_from_time(t)|uuid7_time(u) >= :'t'"
+	"uuid_extract_timestamp(u) >= t|u >= uuid7_from_time(t)|uuid_extract_timestamp(u) >= :'t'"
+	"u >= uuid7_from_time(t)|u >= uuid7_from_time(t)|u >= uuid7_from_time(:'t')"
+	"uuid7_time(v) >= t|v >= uuid7_from_time(t)|uuid7_time(v) >= :'t'"
+	"uuid_extract_timestamp(v) >= t|v >= uuid7_from_time(t)|uuid_extract_timestamp(v) >= :'t'"
+	"v >= uuid7_from_time(t)|v >= uuid7_from_time(t)|v >= uuid7_from_time(:'t')"
+	"uid_time(id) >= now() - 7.2 h|id >= uid_from_time(now() - 7.2 h)|uid_time(id) >= now() - interval '7.2 hours'"
+	"id >= uid_from_time(now() - 7.2 h)|id >= uid_from_time(now() - 7.2 h)|id >= uid_from_time(now() - interval '7.2 hours')"
+)
+
+bench_tf_setup_functions() {
+	q <<'SQL'
+CREATE TABLE tf_plan (suite text, candidate text, baseline text, rewrite boolean, plan text,
+                      PRIMARY KEY (suite, candidate, rewrite));
+CREATE FUNCTION bench_tf_ms(stmt text, rewrite boolean) RETURNS float8 LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM set_config('uid.rewrite_time_filters', rewrite::text, true);
+    RETURN bench_ms(stmt);
+END $$;
+-- A filter and its hand-written form, n times each, interleaved (each
+-- first in turn) so that both see the same load: mean ms of each.  Both run
+-- once untimed first: a new session reads the catalogs on its first query.
+CREATE FUNCTION bench_tf_pair(stmt text, base text, n int,
+                              OUT ms float8, OUT base_ms float8) LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM bench_ms(stmt);
+    PERFORM bench_ms(base);
+    ms := 0;
+    base_ms := 0;
+    FOR i IN 1..n LOOP
+        IF i % 2 = 1 THEN
+            ms := ms + bench_ms(stmt);
+            base_ms := base_ms + bench_ms(base);
+        ELSE
+            base_ms := base_ms + bench_ms(base);
+            ms := ms + bench_ms(stmt);
+        END IF;
+    END LOOP;
+    ms := ms / n;
+    base_ms := base_ms / n;
+END $$;
+-- The scan nodes of a statement's plan: "Index Only Scan", or
+-- "Append: 1 x Index Only Scan (31 pruned at start)".
+CREATE FUNCTION bench_tf_plan(stmt text, rewrite boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    scans text[] := '{}';
+    removed int := 0;
+    appended boolean := false;
+BEGIN
+    PERFORM set_config('uid.rewrite_time_filters', rewrite::text, true);
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || stmt LOOP
+        IF line ~ 'Append' THEN appended := true; END IF;
+        IF line ~ 'Subplans Removed' THEN removed := substring(line FROM '\d+')::int; END IF;
+        IF line ~ 'Scan' THEN
+            scans := scans || regexp_replace(line, '^[ >-]*((Parallel )?(Index Only |Index |Bitmap Heap |Seq )Scan).*$', '\1');
+        END IF;
+    END LOOP;
+    IF appended THEN
+        RETURN format('Append: %s x %s (%s pruned at start)', cardinality(scans), scans[1], removed);
+    END IF;
+    RETURN scans[1];
+END $$;
+SQL
+}
+
+# The statement of a candidate on table $1 at time $3 ($2: its name).
+tf_statement() {
+	local c name base filter
+	for c in "${TF_CANDIDATES[@]}"; do
+		IFS='|' read -r name base filter <<<"$c"
+		if [ "$name" = "$2" ]; then
+			echo "SELECT count(*) FROM $1 WHERE ${filter//:\'t\'/\'$3\'}"
+			return
+		fi
+	done
+}
+
+# A table of TFN rows over the last 30 days (a row every 1.3 s), with the
+# ID as primary key and a btree on a UUIDv7 of the same time, u; v holds the
+# same UUIDs in a column declared v7-only (CHECK (uuid7_time(v) IS NOT
+# NULL)), with a btree of its own.  And the same rows partitioned by day on
+# the ID.  Filters select the last 1%.
+bench_time_filters() {
+	local r c name base filter stmt bstmt t tbl k
+	echo "time filters: $TFN rows, $ROUNDS_TF rounds of $TF_REPS x $TF_PAIRS pairs per filter"
+	bench_tf_setup_functions
+	q <<SQL
+CREATE TABLE tfb (id bigint PRIMARY KEY, u uuid NOT NULL, pad int,
+                  v uuid NOT NULL CHECK (uuid7_time(v) IS NOT NULL));
+INSERT INTO tfb
+SELECT uid_from_time(ts) + g % 4096, u, g, u
+FROM generate_series(1, $TFN) g,
+     LATERAL (SELECT now() - interval '30 days' + g * (interval '30 days' / $TFN) AS ts) s,
+     LATERAL (SELECT uuid7(ts) AS u) w;
+CREATE INDEX tfb_u ON tfb (u);
+CREATE INDEX tfb_v ON tfb (v);
+CREATE TABLE tfbp (id bigint NOT NULL, u uuid NOT NULL, pad int, v uuid NOT NULL) PARTITION BY RANGE (id);
+DO \$\$
+DECLARE d date;
+BEGIN
+    FOR d IN SELECT generate_series(current_date - 31, current_date, interval '1 day')::date LOOP
+        EXECUTE format('CREATE TABLE %I PARTITION OF tfbp FOR VALUES FROM (%s) TO (%s)',
+                       'tfbp_' || to_char(d, 'YYYYMMDD'),
+                       uid_from_time(d::timestamptz), uid_from_time((d + 1)::timestamptz));
+    END LOOP;
+END \$\$;
+ALTER TABLE tfbp ADD PRIMARY KEY (id);
+INSERT INTO tfbp SELECT * FROM tfb;
+VACUUM ANALYZE tfb;
+VACUUM ANALYZE tfbp;
+SQL
+	# t: the time of the row 1% from the end (as now() - 7.2 h selects)
+	t=$(q -c "SELECT uid_time(id) FROM tfb ORDER BY id DESC OFFSET $((TFN / 100)) LIMIT 1")
+	echo "t = $t"
+	for ((r = 1; r <= ROUNDS_TF; r++)); do
+		for tbl in tfb tfbp; do
+			while IFS= read -r c; do
+				IFS='|' read -r name base filter <<<"$c"
+				# the partitioned copy has no index on u or v
+				[ "$tbl" = tfbp ] && [[ "$base" != id* ]] && continue
+				[ "$name" = "$base" ] && continue
+				stmt=$(tf_statement "$tbl" "$name" "$t")
+				bstmt=$(tf_statement "$tbl" "$base" "$t")
+				# interleaved with the hand-written form
+				for ((k = 1; k <= TF_REPS; k++)); do
+					q -c "WITH p AS (SELECT * FROM bench_tf_pair(\$q\$$stmt\$q\$, \$q\$$bstmt\$q\$, $TF_PAIRS))
+					      INSERT INTO result
+					      SELECT 'tf_$tbl', m.c, 1, $r, m.metric, m.v
+					      FROM p, LATERAL (VALUES ('$name', 'ms', p.ms), ('$base', 'ms', p.base_ms),
+					                              ('$name', 'x_hand', p.ms / p.base_ms)) m(c, metric, v)"
+				done
+				# off: the filter as written (fewer runs: some take seconds)
+				for ((k = 1; k <= TF_REPS_OFF; k++)); do
+					q -c "INSERT INTO result SELECT 'tf_$tbl', '$name', 1, $r, 'ms_off',
+					        bench_tf_ms(\$q\$$stmt\$q\$, false)"
+				done
+				if [ "$r" = 1 ]; then
+					q -c "INSERT INTO tf_plan VALUES
+					        ('tf_$tbl', '$name', '$base', true, bench_tf_plan(\$q\$$stmt\$q\$, true)),
+					        ('tf_$tbl', '$name', '$base', false, bench_tf_plan(\$q\$$stmt\$q\$, false))
+					      ON CONFLICT DO NOTHING;
+					      INSERT INTO tf_plan VALUES
+					        ('tf_$tbl', '$base', '$base', true, bench_tf_plan(\$q\$$bstmt\$q\$, true))
+					      ON CONFLICT DO NOTHING"
+				fi
+			done < <(rotated "$r" "${TF_CANDIDATES[@]}")
+		done
+	done
+}
+
+bench_report_time_filters() {
+	local tbl title
+	for tbl in tfb tfbp; do
+		if [ $tbl = tfb ]; then
+			title="$TFN rows, id bigint PRIMARY KEY, u uuid (btree), the last 1% by time"
+		else
+			title="the same rows partitioned by day on id (32 partitions, primary key on each)"
+		fi
+		echo
+		echo "## Time filters: $title"
+		echo
+		echo "Each filter runs $ROUNDS_TF x $TF_REPS x $TF_PAIRS times interleaved with the hand-written form on"
+		echo "the same column (planning included); ms: median of the means of $TF_PAIRS runs; x_hand: median"
+		echo "of the ratios of those means. off: with"
+		echo "uid.rewrite_time_filters = off, PostgreSQL's plan for the filter as written"
+		echo "($ROUNDS_TF x $TF_REPS_OFF runs). v: the same UUIDs as u in a column declared v7-only."
+		echo
+		qh -F ' | ' -c "
+		  WITH m AS (SELECT candidate, metric, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v
+		             FROM result WHERE suite = 'tf_$tbl' GROUP BY 1, 2)
+		  SELECT p.candidate AS filter,
+		         off.plan AS plan_off, round(moff.v::numeric, 1) AS ms_off,
+		         p.plan, round(mon.v::numeric, 1) AS ms,
+		         coalesce(round(mx.v::numeric, 2), 1) AS x_hand
+		  FROM tf_plan p
+		  LEFT JOIN tf_plan off ON off.suite = p.suite AND off.candidate = p.candidate AND NOT off.rewrite
+		  JOIN m mon ON mon.candidate = p.candidate AND mon.metric = 'ms'
+		  LEFT JOIN m moff ON moff.candidate = p.candidate AND moff.metric = 'ms_off'
+		  LEFT JOIN m mx ON mx.candidate = p.candidate AND mx.metric = 'x_hand'
+		  WHERE p.suite = 'tf_$tbl' AND p.rewrite
+		  ORDER BY p.baseline, p.candidate = p.baseline, p.candidate" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	done
+}
+
 bench_report() {
 	local out=$1
 	q -c "CREATE VIEW med AS SELECT suite, candidate, clients, metric,
@@ -193,6 +455,32 @@ bench_report() {
 	         round((v / (SELECT v FROM med WHERE suite='percall' AND candidate='nextval'))::numeric, 2) AS x_nextval,
 	         round((v / NULLIF((SELECT v FROM med WHERE suite='percall' AND candidate='gen_random_uuid'), 0))::numeric, 2) AS x_gen_random_uuid
 	  FROM med WHERE suite = 'percall' ORDER BY v" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	echo
+	echo "## IDs that leave the database: per call, one backend ($N rows)"
+	echo
+	echo "Each function runs over a column of an $N-row table; its floor is the same statement"
+	echo "returning that column unchanged. above_floor: the function's own cost, ns; x_floor: the"
+	echo "statement's time over the floor's; x_uid_next: the cost above the floor over uid_next()'s"
+	echo "(over the plain floor). Elapsed time, and (cpu_) the backend's time on the CPU, which"
+	echo "other load on the machine does not inflate. Targets: text forms x_floor <= 1.5; masking"
+	echo "above_floor <= 400 ns."
+	echo
+	qh -F ' | ' -c "
+	  WITH w AS (SELECT candidate, v FROM med WHERE suite = 'exposing' AND metric = 'ns_per_call'),
+	  c AS (SELECT candidate, v FROM med WHERE suite = 'exposing' AND metric = 'cpu_ns_per_call'),
+	  n AS (SELECT (SELECT v FROM w WHERE candidate = 'uid_next') - (SELECT v FROM w WHERE candidate = 'floor') AS w_next,
+	               (SELECT v FROM c WHERE candidate = 'uid_next') - (SELECT v FROM c WHERE candidate = 'floor') AS c_next)
+	  SELECT w.candidate, f.floor, round(w.v::numeric, 1) AS ns_per_call,
+	         round((w.v - wf.v)::numeric, 1) AS above_floor,
+	         round((w.v / wf.v)::numeric, 2) AS x_floor,
+	         round(((w.v - wf.v) / n.w_next)::numeric, 2) AS x_uid_next,
+	         round((c.v - cf.v)::numeric, 1) AS cpu_above_floor,
+	         round((c.v / cf.v)::numeric, 2) AS cpu_x_floor,
+	         round(((c.v - cf.v) / n.c_next)::numeric, 2) AS cpu_x_uid_next
+	  FROM w JOIN exposing_floor f ON f.candidate = w.candidate JOIN w wf ON wf.candidate = f.floor
+	  JOIN c ON c.candidate = w.candidate JOIN c cf ON cf.candidate = f.floor, n
+	  WHERE f.floor <> w.candidate
+	  ORDER BY f.floor, w.v" | sed 's/^/| /; s/$/ |/' | bench_md_table
 	echo
 	echo "## Bulk: $CAPN uid_next() in one statement vs the layout cap (4096 per ms)"
 	echo
@@ -237,6 +525,7 @@ bench_report() {
 	         round(max(v) FILTER (WHERE metric = 'hwm_fsyncs_per_M')::numeric, 1) AS uid_hwm_fsyncs
 	  FROM med WHERE suite = 'durability' GROUP BY candidate ORDER BY candidate" |
 		sed 's/^/| /; s/$/ |/' | bench_md_table
+	bench_report_time_filters
 	} | tee "$out/report.md"
 	q -c "\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 }
@@ -275,18 +564,36 @@ GP
 
 bench_main() {
 	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_PGB=3 ROUNDS_INS=3 INSN=1000000 DURN=1000000
+	TFN=2000000 ROUNDS_TF=5 TF_REPS=4 TF_PAIRS=10 TF_REPS_OFF=2
 	if [ "${1:-}" = --quick ]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
+		ROUNDS_TF=2 TF_REPS=2 TF_PAIRS=5 TF_REPS_OFF=1
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
 	bench_start_server
+	# --time-filters: that suite alone
+	if [ "${1:-}" = --time-filters ]; then
+		bench_time_filters
+		echo
+		{
+		echo "# uid benchmark: time filters"
+		echo
+		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
+		echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+		bench_report_time_filters
+		} | tee "$out/report.md"
+		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
+		return
+	fi
 	bench_percall
 	bench_ticket_blocks
+	bench_exposing
 	bench_bulk_cap
 	bench_pgbench
 	bench_inserts
 	bench_durability
+	bench_time_filters
 	echo
 	bench_report "$out"
 	bench_plots "$out"

@@ -3,6 +3,8 @@
 #
 #   sudo bash bench/run.sh            full run (about 10 minutes on 2 cores)
 #   sudo bash bench/run.sh --quick    fewer rounds and smaller sizes (a smoke run)
+#   sudo bash bench/run.sh --time-filters   only the time filter suite (natural
+#                                     filters against hand-written index forms)
 #
 # Candidates are alternated within every round and medians are quoted, so
 # the ratios come from the same run on the same machine.  Results go to

@@ -463,14 +463,224 @@ GRANT SELECT ON uid_stats TO pg_monitor;
 -- ---------------------------------------------------------------------------
 -- Planner support: time filters on IDs use the index
 -- ---------------------------------------------------------------------------
+-- While planning, uid turns "uid_time(id) >= t" into "id >= uid_first_at(t)"
+-- (and likewise for >, <, <=, =, BETWEEN, (uid_decode(id)).ts and
+-- uuid7_time(u)), so that such filters use the index on the ID, its
+-- statistics and partition pruning (src/time_filter.c).  The bounds it uses,
+-- exact to the microsecond of t, NULL where no ID qualifies:
+
+CREATE FUNCTION uid_first_at(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_first_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_first_at(timestamptz) IS
+'The lowest ID whose time is at or after ts: uid_time(id) >= ts is id >= uid_first_at(ts). 0 before 2026, NULL after the layout.';
+
+CREATE FUNCTION uid_first_after(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_first_after'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_first_after(timestamptz) IS
+'The lowest ID whose time is after ts: uid_time(id) > ts is id >= uid_first_after(ts). 0 before 2026, NULL after the layout.';
+
+CREATE FUNCTION uid_last_before(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_last_before'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_last_before(timestamptz) IS
+'The highest ID whose time is before ts: uid_time(id) < ts is id <= uid_last_before(ts) for IDs >= 0. NULL before 2026, the highest bigint after the layout.';
+
+CREATE FUNCTION uid_last_at(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_last_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_last_at(timestamptz) IS
+'The highest ID whose time is at or before ts (the last of its millisecond): uid_time(id) <= ts is id <= uid_last_at(ts) for IDs >= 0. NULL before 2026, the highest bigint after the layout.';
+
+CREATE FUNCTION uuid7_first_at(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_first_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_first_at(timestamptz) IS
+'The lowest UUIDv7 whose time is at or after ts: for v7 UUIDs, uuid7_time(u) >= ts is u >= uuid7_first_at(ts). NULL after the 48-bit time field.';
+
+CREATE FUNCTION uuid7_first_after(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_first_after'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_first_after(timestamptz) IS
+'The lowest UUIDv7 whose time is after ts: for v7 UUIDs, uuid7_time(u) > ts is u >= uuid7_first_after(ts). NULL after the 48-bit time field.';
+
+CREATE FUNCTION uuid7_last_before(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_last_before'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_last_before(timestamptz) IS
+'The highest UUIDv7 whose time is before ts: for v7 UUIDs, uuid7_time(u) < ts is u <= uuid7_last_before(ts). NULL before 1970.';
+
+CREATE FUNCTION uuid7_last_at(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_last_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_last_at(timestamptz) IS
+'The highest UUIDv7 whose time is at or before ts (the last of its millisecond): for v7 UUIDs, uuid7_time(u) <= ts is u <= uuid7_last_at(ts). NULL before 1970.';
+
+-- A support function that answers no request: the planner calls it while it
+-- simplifies a query naming one of the time functions, which loads uid (and
+-- so the rewrite) before the tables of that query are planned, also when uid
+-- is not in shared_preload_libraries.  Not callable from SQL (internal).
+CREATE FUNCTION uid_time_filter_support(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'uid_time_filter_support'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_time_filter_support(internal) IS
+'Planner support of uid_time, uuid7_time, uid_decode and uid''s uuid_extract_timestamp: loads uid so that their comparisons with a timestamp become ranges on the ID.';
+
+REVOKE ALL ON FUNCTION uid_time_filter_support(internal) FROM PUBLIC;
+
+ALTER FUNCTION @extschema@.uid_time(bigint) SUPPORT @extschema@.uid_time_filter_support;
+ALTER FUNCTION @extschema@.uuid7_time(uuid) SUPPORT @extschema@.uid_time_filter_support;
+ALTER FUNCTION @extschema@.uid_decode(bigint) SUPPORT @extschema@.uid_time_filter_support;
+ALTER FUNCTION @extschema@.uid_decode(uuid) SUPPORT @extschema@.uid_time_filter_support;
+
+-- uid's own uuid_extract_timestamp(uuid), on servers whose pg_catalog lacks
+-- one (before 17); pg_catalog's is not uid's to change.
+DO $uid$
+BEGIN
+    IF EXISTS (SELECT FROM pg_catalog.pg_depend d
+               JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+                                              AND e.extname OPERATOR(pg_catalog.=) 'uid'
+               WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+                 AND d.objid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure('@extschema@.uuid_extract_timestamp(uuid)')
+                 AND d.deptype OPERATOR(pg_catalog.=) 'e') THEN
+        ALTER FUNCTION @extschema@.uuid_extract_timestamp(uuid) SUPPORT @extschema@.uid_time_filter_support;
+    END IF;
+END
+$uid$;
 
 
 
 -- ---------------------------------------------------------------------------
 -- IDs that leave the database: text forms and keyed masking
+-- (src/text_forms.c, src/mask.c, src/ff1.c)
 -- ---------------------------------------------------------------------------
 
+-- Text forms: fixed-width Crockford base32 whose byte order is the ID order.
+-- Pure functions: no preload, safe for every role.
 
+CREATE FUNCTION uid_to_text(id bigint)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uid_to_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_to_text(bigint) IS
+'13 characters of Crockford base32 (0-9, A-Z without I, L, O, U) for a non-negative bigint; sorts like the number under COLLATE "C".';
+
+CREATE FUNCTION uid_from_text(form text)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_from_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_from_text(text) IS
+'The bigint of a uid_to_text() form; ignores case and surrounding white space, reads O as 0 and I, L as 1, refuses anything else (22P02).';
+
+CREATE FUNCTION uuid_to_text(id uuid)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uuid_to_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_to_text(uuid) IS
+'26 characters of Crockford base32 for a UUID (for a v7, its ULID); sorts like the UUID under COLLATE "C".';
+
+CREATE FUNCTION uuid_from_text(form text)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_from_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_from_text(text) IS
+'The UUID of a uuid_to_text() form (or a ULID); ignores case and surrounding white space, reads O as 0 and I, L as 1, refuses anything else (22P02).';
+
+-- Keyed masking: FF1 (NIST SP 800-38G) with AES.  The one-argument
+-- functions use the key in uid.mask_key (STABLE); they are an oracle for
+-- that key, so only roles granted EXECUTE may call them.  The two-argument
+-- functions take the key (IMMUTABLE) and reveal nothing a caller does not
+-- already hold.
+
+CREATE FUNCTION uid_mask(id bigint)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_mask'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_mask(bigint) IS
+'A keyed permutation of the non-negative bigints under uid.mask_key: hides the time, order and density of IDs; uid_unmask() reverses it. Needs uid preloaded; EXECUTE only by grant.';
+
+CREATE FUNCTION uid_unmask(masked bigint)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_unmask'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_unmask(bigint) IS
+'The bigint that uid_mask() turned into this value under uid.mask_key. Every non-negative bigint unmasks to some value: a wrong key or a foreign value is not detected. EXECUTE only by grant.';
+
+CREATE FUNCTION uid_mask(id bigint, key bytea)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_mask_with_key'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_mask(bigint, bytea) IS
+'uid_mask() under the given 16, 24 or 32 byte AES key (for key rotation).';
+
+CREATE FUNCTION uid_unmask(masked bigint, key bytea)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_unmask_with_key'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_unmask(bigint, bytea) IS
+'uid_unmask() under the given 16, 24 or 32 byte AES key (for key rotation).';
+
+CREATE FUNCTION uuid7_mask(id uuid)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_mask'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_mask(uuid) IS
+'A UUIDv7 (time before 2109-05-15) masked under uid.mask_key into a valid version 4 UUID that reveals neither time nor order; uuid7_unmask() reverses it. Needs uid preloaded; EXECUTE only by grant.';
+
+CREATE FUNCTION uuid7_unmask(masked uuid)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_unmask'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_unmask(uuid) IS
+'The UUIDv7 that uuid7_mask() turned into this UUID under uid.mask_key. Refuses (22023) UUIDs that are not version 4, and 63 in 64 of those not masked with this key. EXECUTE only by grant.';
+
+CREATE FUNCTION uuid7_mask(id uuid, key bytea)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_mask_with_key'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_mask(uuid, bytea) IS
+'uuid7_mask() under the given 16, 24 or 32 byte AES key (for key rotation).';
+
+CREATE FUNCTION uuid7_unmask(masked uuid, key bytea)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_unmask_with_key'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_unmask(uuid, bytea) IS
+'uuid7_unmask() under the given 16, 24 or 32 byte AES key (for key rotation).';
+
+REVOKE ALL ON FUNCTION uid_mask(bigint), uid_unmask(bigint),
+    uuid7_mask(uuid), uuid7_unmask(uuid) FROM PUBLIC;
 
 -- ---------------------------------------------------------------------------
 -- PostgreSQL 18 names

@@ -61,4 +61,69 @@ fn(void) \
 }
 #endif
 
+/*
+ * Memory for the "extra" of a GUC check hook, which guc.c frees: malloc
+ * before 16, guc_malloc (in GUC's memory context) from 16 on.
+ */
+#include "utils/guc.h"
+#if PG_VERSION_NUM >= 160000
+#define UidGucMalloc(size) guc_malloc(LOG, (size))
+#else
+#define UidGucMalloc(size) malloc(size)
+#endif
+
+/*
+ * A function that never returns, marked before its declaration: 18 replaced
+ * pg_attribute_noreturn() with pg_noreturn.
+ */
+#if PG_VERSION_NUM >= 180000
+#define UidNoReturn pg_noreturn
+#else
+#define UidNoReturn pg_attribute_noreturn()
+#endif
+
+/*
+ * The planner hook in which time_filter.c rewrites time filters: called for
+ * each table of a query after the query is simplified and before its
+ * conditions are distributed.  19 replaced get_relation_info_hook (tables
+ * only) with build_simple_rel_hook (every range table entry), with other
+ * parameters; UID_REL_HOOK_PARAMS declares them (root and rel in both) and
+ * UID_REL_HOOK_ARGS passes them on to the previous hook.
+ */
+#if PG_VERSION_NUM >= 190000
+#include "optimizer/pathnode.h"
+typedef build_simple_rel_hook_type uid_rel_hook_type;
+#define uid_rel_hook build_simple_rel_hook
+#define UID_REL_HOOK_PARAMS PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte
+#define UID_REL_HOOK_ARGS root, rel, rte
+#else
+#include "optimizer/plancat.h"
+typedef get_relation_info_hook_type uid_rel_hook_type;
+#define uid_rel_hook get_relation_info_hook
+#define UID_REL_HOOK_PARAMS PlannerInfo *root, Oid relationObjectId, bool inhparent, RelOptInfo *rel
+#define UID_REL_HOOK_ARGS root, relationObjectId, inhparent, rel
+#endif
+
+/* Whether the current user may execute a function: 16 renamed the check. */
+#include "utils/acl.h"
+#if PG_VERSION_NUM >= 160000
+#define UidCanExecute(funcid) \
+	(object_aclcheck(ProcedureRelationId, (funcid), GetUserId(), ACL_EXECUTE) == ACLCHECK_OK)
+#else
+#define UidCanExecute(funcid) \
+	(pg_proc_aclcheck((funcid), GetUserId(), ACL_EXECUTE) == ACLCHECK_OK)
+#endif
+
+/*
+ * pg_catalog.uuid_extract_timestamp() decodes version 7 UUIDs from 18 on (17's
+ * decodes version 1 only; before 17 uid installs its own).  Its OID where it
+ * does, else InvalidOid (no function has it).
+ */
+#include "utils/fmgroids.h"
+#if PG_VERSION_NUM >= 180000
+#define UID_BUILTIN_UUID_EXTRACT_TIMESTAMP_V7 F_UUID_EXTRACT_TIMESTAMP
+#else
+#define UID_BUILTIN_UUID_EXTRACT_TIMESTAMP_V7 InvalidOid
+#endif
+
 #endif							/* UID_COMPAT_H */

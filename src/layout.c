@@ -16,7 +16,7 @@ PG_FUNCTION_INFO_V1(uid_decode);
 PG_FUNCTION_INFO_V1(uid_time);
 PG_FUNCTION_INFO_V1(uid_from_time);
 
-static void
+void
 UidCheckId(int64 id)
 {
 	if (id < 0)

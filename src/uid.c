@@ -6,8 +6,9 @@
  * Each subsystem that keeps shared state exports a Size function and an Init
  * function; this file requests the sum of their sizes and calls each Init
  * under AddinShmemInitLock.  When uid is not in shared_preload_libraries,
- * _PG_init returns at once (defining no settings), and the functions that need
- * shared memory raise an error with a hint (UidRequireSharedMemory).
+ * _PG_init only installs the time filter rewrite (and its user setting), and
+ * the functions that need shared memory raise an error with a hint
+ * (UidRequireSharedMemory).
  */
 #include "postgres.h"
 
@@ -84,12 +85,16 @@ uid_shmem_startup(void)
 void
 _PG_init(void)
 {
+	/* needs no shared memory: also when a query loads uid (time_filter.c) */
+	UidTimeFilterInit();
+
 	/*
 	 * Not preloaded (CREATE EXTENSION or a decoder loaded us into a running
 	 * backend): there is no shared memory to set up, and PostgreSQL forbids
 	 * defining PGC_POSTMASTER settings such as uid.worker_id after start-up
 	 * (FATAL for the session).  The functions that work without preloading
-	 * (decoders, per-backend uuid7()) need no settings.
+	 * (decoders, per-backend uuid7()) need no settings (the time filter
+	 * rewrite, above, defines its own user setting).
 	 */
 	if (!process_shared_preload_libraries_in_progress)
 		return;
@@ -98,6 +103,7 @@ _PG_init(void)
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
 	UidLeaseDefineSettings();
+	UidMaskInit();
 	MarkGUCPrefixReserved("uid");
 
 	UidLeaseRegisterWorker();

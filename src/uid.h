@@ -14,7 +14,9 @@
 #include "compat.h"
 #include "fmgr.h"
 #include "port/atomics.h"
+#include "port/pg_bswap.h"
 #include "utils/timestamp.h"
+#include "utils/uuid.h"
 
 /* ---- The Snowflake-style layout (docs/snowflake.md, "Layout") ---- */
 
@@ -65,6 +67,54 @@ UidCompose(int64 ms, int worker, int seq)
 		((int64) worker << UID_SEQ_BITS) | (int64) seq;
 }
 
+/* ---- UUID bits (RFC 9562) ---- */
+
+static inline bool
+UuidIsRfcVariant(const pg_uuid_t *u)
+{
+	return (u->data[8] & 0xc0) == 0x80;
+}
+
+static inline int
+UuidVersion(const pg_uuid_t *u)
+{
+	return u->data[6] >> 4;
+}
+
+static inline bool
+UuidIsV7(const pg_uuid_t *u)
+{
+	return UuidIsRfcVariant(u) && UuidVersion(u) == 7;
+}
+
+/* bytes 0..7 and 8..15 of a UUID as big-endian words */
+static inline uint64
+UuidHigh64(const pg_uuid_t *u)
+{
+	uint64		w;
+
+	memcpy(&w, &u->data[0], sizeof(w));
+	return pg_ntoh64(w);
+}
+
+static inline uint64
+UuidLow64(const pg_uuid_t *u)
+{
+	uint64		w;
+
+	memcpy(&w, &u->data[8], sizeof(w));
+	return pg_ntoh64(w);
+}
+
+static inline void
+UuidSet64(pg_uuid_t *u, uint64 hi, uint64 lo)
+{
+	hi = pg_hton64(hi);
+	lo = pg_hton64(lo);
+	memcpy(&u->data[0], &hi, sizeof(hi));
+	memcpy(&u->data[8], &lo, sizeof(lo));
+}
+
 /* ---- Error codes (README, "Errors") ---- */
 
 /* The clock is behind the last issued time by more than we may wait. */
@@ -79,6 +129,11 @@ UidCompose(int64 ms, int worker, int seq)
 extern int	uid_clock_max_wait_ms;	/* clock.c */
 extern int	uid_reserve_window_ms;	/* hwm.c */
 extern int	uid_max_batch;			/* generator.c */
+
+/* ---- layout.c ---- */
+
+/* Raises an error for a negative value (22003): uid values never are. */
+extern void UidCheckId(int64 id);
 
 /* ---- uid.c: module state ---- */
 
@@ -203,6 +258,10 @@ extern Size UidLeaseShmemSize(void);
 extern void UidLeaseShmemInit(void);
 extern void UidLeaseAwaitWorkerId(bool *waited);
 
+/* ---- mask.c: keyed masking (uid.mask_key) ---- */
+
+extern void UidMaskInit(void);
+
 /* ---- stats.c: per-backend counters in shared memory ---- */
 
 typedef enum UidCounter
@@ -254,5 +313,15 @@ extern TimestampTz UidStatsResetAt(void);
  * uuid7() would carry a time that far ahead.
  */
 #define UID_ADVANCE_MAX_AHEAD_MS	MS_PER_DAY
+
+/* ---- time_filter.c: time filters on IDs use the index on the ID ---- */
+
+extern void UidTimeFilterInit(void);
+/* the SQL functions it recognises by their address (layout.c, uuid7.c) */
+extern PGDLLEXPORT Datum uid_time(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_decode(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uuid7_time(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_decode_uuid(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum uid_compat_uuid_extract_timestamp(PG_FUNCTION_ARGS);
 
 #endif							/* UID_H */

@@ -303,24 +303,6 @@ Uuid7StateOf(const pg_uuid_t *u)
 	return s;
 }
 
-static inline bool
-UuidIsRfcVariant(const pg_uuid_t *u)
-{
-	return (u->data[8] & 0xc0) == 0x80;
-}
-
-static inline int
-UuidVersion(const pg_uuid_t *u)
-{
-	return u->data[6] >> 4;
-}
-
-static inline bool
-UuidIsV7(const pg_uuid_t *u)
-{
-	return UuidIsRfcVariant(u) && UuidVersion(u) == 7;
-}
-
 static inline int64
 Uuid7Ms(const pg_uuid_t *u)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every uid test suite (pg_regress, isolation, pgTAP, Perl TAP) on each
+# Runs every uid test suite (unit, pg_regress, isolation, pgTAP, Perl TAP) on each
 # supported PostgreSQL major version, and prints a summary per version.
 #
 #   sudo bash test/run.sh   installs the Debian packages (test/deps.sh), builds
@@ -15,7 +15,7 @@
 #   PG_CONFIG=/path/to/pg_config
 #                           test that one server only (unless UID_PG_VERSIONS
 #                           is given too)
-#   UID_TEST_ONLY="regress isolation pgtap tap"   pick suites
+#   UID_TEST_ONLY="unit regress isolation pgtap tap"   pick suites
 #   UID_PROVE_TESTS="test/t/060_replicas.pl"      pick Perl TAP files
 #   UID_SKIP_DEPS=1         do not install packages
 #   UID_KEEP=1              keep each version's working copy even if it passed
@@ -76,6 +76,9 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	}
 	wants() { [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" $1 "* ]]; }
 
+	suite_unit() {
+		uid_make check-unit
+	}
 	suite_regress() {
 		uid_make installcheck-regress && return 0
 		[ -s regression.diffs ] && cat regression.diffs
@@ -97,6 +100,7 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 		return 1
 	}
 
+	if wants unit; then run_suite "unit" suite_unit; fi
 	if wants regress; then run_suite "pg_regress" suite_regress; fi
 	if wants isolation; then run_suite "isolation" suite_isolation; fi
 	if wants pgtap; then run_suite "pgTAP" suite_pgtap; fi

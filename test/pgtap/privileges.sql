@@ -26,6 +26,16 @@ INSERT INTO decided VALUES
     ('uuidv4()', true, true),
     ('uuid_extract_timestamp(uuid)', true, true),
     ('uuid_extract_version(uuid)', true, true),
+    -- time filter bounds (docs/range-queries.md): everyone; the planner's support function: no one
+    ('uid_first_at(timestamp with time zone)', true, true),
+    ('uid_first_after(timestamp with time zone)', true, true),
+    ('uid_last_before(timestamp with time zone)', true, true),
+    ('uid_last_at(timestamp with time zone)', true, true),
+    ('uuid7_first_at(timestamp with time zone)', true, true),
+    ('uuid7_first_after(timestamp with time zone)', true, true),
+    ('uuid7_last_before(timestamp with time zone)', true, true),
+    ('uuid7_last_at(timestamp with time zone)', true, true),
+    ('uid_time_filter_support(internal)', false, false),
     -- moving a generator: superuser, or whom it grants
     ('uid_advance_past(bigint)', false, false),
     ('uuid7_advance_past(uuid)', false, false),
@@ -56,6 +66,21 @@ INSERT INTO decided VALUES
     ('uid_counter._forget_dropped_roles()', false, false),
     ('uid_counter._next_entry()', false, false),
     ('uid_counter._lock_ranges(text)', false, false),
+    -- text forms: pure functions of their argument
+    ('uid_to_text(bigint)', true, true),
+    ('uid_from_text(text)', true, true),
+    ('uuid_to_text(uuid)', true, true),
+    ('uuid_from_text(text)', true, true),
+    -- masking under uid.mask_key: an oracle for the server's key, by grant only
+    ('uid_mask(bigint)', false, false),
+    ('uid_unmask(bigint)', false, false),
+    ('uuid7_mask(uuid)', false, false),
+    ('uuid7_unmask(uuid)', false, false),
+    -- masking under the caller's own key
+    ('uid_mask(bigint,bytea)', true, true),
+    ('uid_unmask(bigint,bytea)', true, true),
+    ('uuid7_mask(uuid,bytea)', true, true),
+    ('uuid7_unmask(uuid,bytea)', true, true),
     -- pure checks and encodings, in a schema PUBLIC cannot use
     ('uid_counter._check_grant(text,regrole,text)', true, true),
     ('uid_counter._check_prefix(text)', true, true),

@@ -1,0 +1,263 @@
+/*
+ * text_forms.c
+ *		Short, fixed-width text forms of IDs in Crockford's base32:
+ *		uid_to_text(bigint) / uid_from_text(text), 13 characters, and
+ *		uuid_to_text(uuid) / uuid_from_text(text), 26 characters.
+ *
+ * The alphabet is 0-9 and A-Z without I, L, O and U, in ASCII order, and
+ * every form has the same width, so the byte order of two forms (COLLATE
+ * "C") is the numeric order of the values.  13 digits hold 65 bits and 26
+ * hold 130, so the first digit of a form is at most 7 (a uid has 63 bits, a
+ * UUID 128).  For a UUIDv7 the 26 characters are what a ULID of the same
+ * 128 bits would be: the first 10 digits are the 48-bit millisecond time.
+ *
+ * Reading is lenient where a human may slip (case, O for 0, I and L for 1,
+ * surrounding white space) and strict otherwise: anything else is an error
+ * naming the character and its position.  Pure functions, no preload needed.
+ */
+#include "postgres.h"
+
+#include "mb/pg_wchar.h"
+#include "utils/builtins.h"
+#include "utils/uuid.h"
+
+#include "compat.h"
+#include "uid.h"
+
+PG_FUNCTION_INFO_V1(uid_to_text);
+PG_FUNCTION_INFO_V1(uid_from_text);
+PG_FUNCTION_INFO_V1(uuid_to_text);
+PG_FUNCTION_INFO_V1(uuid_from_text);
+
+#define UID_TEXT_DIGITS		13
+#define UUID_TEXT_DIGITS	26
+
+static const char crockford_digits[32] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+#define NO_DIGIT	0xFF
+#define NO_DIGITS_16 \
+	NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, \
+	NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT
+
+/*
+ * The value of each byte as a digit, or NO_DIGIT.  Lower case reads as
+ * upper case, O as 0, I and L as 1; U and everything else is refused.
+ */
+static const uint8 crockford_values[256] = {
+	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
+	/* 0-9 */
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
+	/* @ A B C D E F G H I J K L M N O */
+	NO_DIGIT, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
+	/* P Q R S T U V W X Y Z */
+	22, 23, 24, 25, 26, NO_DIGIT, 27, 28, 29, 30, 31, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
+	/* ` a b c d e f g h i j k l m n o */
+	NO_DIGIT, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
+	/* p q r s t u v w x y z */
+	22, 23, 24, 25, 26, NO_DIGIT, 27, 28, 29, 30, 31, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
+	/* bytes 128..255 */
+	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
+	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
+};
+
+static inline bool
+UidTextIsSpace(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* The low 5 * n bits of v as n digits, most significant first. */
+static inline void
+UidTextEncode64(uint64 v, int n, char *out)
+{
+	for (int i = n - 1; i >= 0; i--)
+	{
+		out[i] = crockford_digits[v & 31];
+		v >>= 5;
+	}
+}
+
+/*
+ * n digits (at most 64 bits' worth) as a number.  Every value is or-ed into
+ * *seen, so one test afterwards (NO_DIGIT has the top bit) tells whether a
+ * character was not a digit, without a branch per character.
+ */
+static inline uint64
+UidTextDecode64(const char *s, int n, uint8 *seen)
+{
+	uint64		v = 0;
+	uint8		all = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		uint8		d = crockford_values[(unsigned char) s[i]];
+
+		all |= d;
+		v = (v << 5) | (d & 31);
+	}
+	*seen |= all;
+	return v;
+}
+
+/* A text of n digits, to be filled in */
+static text *
+UidTextNew(int n)
+{
+	text	   *t = (text *) palloc(VARHDRSZ + n);
+
+	SET_VARSIZE(t, VARHDRSZ + n);
+	return t;
+}
+
+/*
+ * The error for the character at byte offset pos of s.  Every byte before
+ * it is ASCII (white space or a digit), so pos + 1 is also its position in
+ * characters.
+ */
+static void
+UidTextBadCharacter(const char *kind, const char *s, int len, int pos,
+					const char *detail)
+{
+	int			clen = pg_mblen(s + pos);
+
+	if (clen > len - pos)
+		clen = len - pos;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid character \"%.*s\" at position %d in %s text form \"%.*s\"",
+					clen, s + pos, pos + 1, kind, len, s),
+			 errdetail_internal("%s", detail)));
+}
+
+/*
+ * Reports the first problem of a text form, reading left to right: a
+ * character that is not a digit, a digit too many, a first digit above 7,
+ * or too few digits.  [start, end) is the form without surrounding white
+ * space.
+ */
+UidNoReturn static void
+UidTextRefuse(const char *kind, const char *s, int len, int start, int end,
+			  int ndigits)
+{
+	for (int i = start; i < end; i++)
+	{
+		int			d = crockford_values[(unsigned char) s[i]];
+
+		if (d == NO_DIGIT)
+			UidTextBadCharacter(kind, s, len, i,
+								psprintf("A %s text form is %d Crockford base32 digits: 0-9 and A-Z "
+										 "except U, read without regard to case, with O read as 0 "
+										 "and I and L as 1.", kind, ndigits));
+		if (i - start == ndigits)
+			UidTextBadCharacter(kind, s, len, i,
+								psprintf("A %s text form is %d digits long; this is digit %d.",
+										 kind, ndigits, ndigits + 1));
+		if (i == start && d > 7)
+			UidTextBadCharacter(kind, s, len, i,
+								psprintf("The first digit of a %s text form is 0 to 7: "
+										 "%d digits hold %d bits, a %s has %d.",
+										 kind, ndigits, ndigits * 5, kind,
+										 ndigits == UID_TEXT_DIGITS ? 63 : 128));
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("%s text form \"%.*s\" ends after %d digits, at position %d",
+					kind, len, s, end - start, end + 1),
+			 errdetail("A %s text form is %d Crockford base32 digits.",
+					   kind, ndigits)));
+	pg_unreachable();
+}
+
+/*
+ * The characters of t, with *start at the form's first digit once the
+ * surrounding white space is set aside.  Refused unless ndigits characters
+ * remain and the first is a digit of at most 7; whether the others are
+ * digits is for the caller to check.
+ */
+static inline const char *
+UidTextForm(text *t, int ndigits, const char *kind, int *start)
+{
+	const char *s = VARDATA_ANY(t);
+	int			len = VARSIZE_ANY_EXHDR(t);
+	int			b = 0;
+	int			e = len;
+
+	while (b < e && UidTextIsSpace(s[b]))
+		b++;
+	while (e > b && UidTextIsSpace(s[e - 1]))
+		e--;
+	if (unlikely(e - b != ndigits || crockford_values[(unsigned char) s[b]] > 7))
+		UidTextRefuse(kind, s, len, b, e, ndigits);
+	*start = b;
+	return s;
+}
+
+/* uid_to_text(bigint): 13 digits, in the order of the IDs */
+Datum
+uid_to_text(PG_FUNCTION_ARGS)
+{
+	int64		id = PG_GETARG_INT64(0);
+	text	   *t;
+
+	UidCheckId(id);
+	t = UidTextNew(UID_TEXT_DIGITS);
+	UidTextEncode64((uint64) id, UID_TEXT_DIGITS, VARDATA(t));
+	PG_RETURN_TEXT_P(t);
+}
+
+/* uid_from_text(text): the ID of a text form made by uid_to_text() */
+Datum
+uid_from_text(PG_FUNCTION_ARGS)
+{
+	text	   *t = PG_GETARG_TEXT_PP(0);
+	int			start;
+	const char *s = UidTextForm(t, UID_TEXT_DIGITS, "uid", &start);
+	uint8		seen = 0;
+	uint64		v = UidTextDecode64(s + start, UID_TEXT_DIGITS, &seen);
+
+	if (unlikely(seen & 0x80))
+		UidTextRefuse("uid", s, VARSIZE_ANY_EXHDR(t), start, start + UID_TEXT_DIGITS,
+					  UID_TEXT_DIGITS);
+	PG_RETURN_INT64((int64) v);
+}
+
+/*
+ * uuid_to_text(uuid): 26 digits; for a v7, its ULID.  The 128 bits are 3 +
+ * 125: digits 0..12 are the top 63 bits, digit 13 the next 5 (1 from the
+ * high word, 4 from the low one), digits 14..25 the last 60.
+ */
+Datum
+uuid_to_text(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+	uint64		hi = UuidHigh64(u);
+	uint64		lo = UuidLow64(u);
+	text	   *t = UidTextNew(UUID_TEXT_DIGITS);
+	char	   *out = VARDATA(t);
+
+	UidTextEncode64(hi >> 1, 13, out);
+	out[13] = crockford_digits[((hi & 1) << 4) | (lo >> 60)];
+	UidTextEncode64(lo, 12, out + 14);
+	PG_RETURN_TEXT_P(t);
+}
+
+/* uuid_from_text(text): the UUID of a text form made by uuid_to_text() */
+Datum
+uuid_from_text(PG_FUNCTION_ARGS)
+{
+	text	   *t = PG_GETARG_TEXT_PP(0);
+	int			start;
+	const char *s = UidTextForm(t, UUID_TEXT_DIGITS, "uuid", &start);
+	uint8		seen = 0;
+	uint64		top = UidTextDecode64(s + start, 13, &seen);
+	uint64		mid = UidTextDecode64(s + start + 13, 1, &seen);
+	uint64		low = UidTextDecode64(s + start + 14, 12, &seen);
+	pg_uuid_t  *u;
+
+	if (unlikely(seen & 0x80))
+		UidTextRefuse("uuid", s, VARSIZE_ANY_EXHDR(t), start, start + UUID_TEXT_DIGITS,
+					  UUID_TEXT_DIGITS);
+	u = (pg_uuid_t *) palloc(UUID_LEN);
+	UuidSet64(u, (top << 1) | (mid >> 4), (mid << 60) | low);
+	PG_RETURN_UUID_P(u);
+}
