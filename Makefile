@@ -52,7 +52,7 @@ SHLIB_LINK += -lcrypto
 # -Wno-unused-parameter: fmgr functions and GUC hooks take arguments they may not use.
 PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter
 
-EXTRA_CLEAN = tmp_install
+EXTRA_CLEAN = tmp_install tmp_upgrade_from_* tmp_summary tmp_suite_*.log
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

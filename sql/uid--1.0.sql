@@ -114,9 +114,11 @@ COMMENT ON FUNCTION uid_decode(uuid) IS
 'Time (versions 1, 6, 7), version (RFC 9562 variant only) and variant field (0 NCS, 2 RFC 9562, 6 Microsoft, 7 reserved) of any UUID, as one row.';
 
 -- PostgreSQL 18 names, so that SQL written for 18 runs on older servers.
--- On 18 and later pg_catalog has them: creating our own would fail to win
--- (pg_catalog comes first in every search path) and could only confuse, so
--- each one is created only when pg_catalog lacks that exact signature.
+-- pg_catalog has uuid_extract_timestamp and uuid_extract_version from 17 on
+-- (17's uuid_extract_timestamp decodes version 1 only: NULL for v7) and all
+-- five from 18 on.  Creating our own there would fail to win (pg_catalog
+-- comes first in every search path) and could only confuse, so each one is
+-- created only when pg_catalog lacks that exact signature.
 DO $uid$
 BEGIN
     IF pg_catalog.to_regprocedure('pg_catalog.uuidv7()') IS NULL THEN

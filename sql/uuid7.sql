@@ -15,6 +15,16 @@ EXCEPTION WHEN OTHERS THEN
 END
 $$;
 
+-- What uuid_extract_timestamp() answers for a version 7 UUID on this
+-- server: its time with 18's built-in and with uid's own (installed before
+-- 17), but NULL on 17, whose built-in decodes version 1 only; uid cannot
+-- replace a pg_catalog function.  uuid7_time() decodes it everywhere.
+CREATE FUNCTION pg_temp.extract_timestamp_of_v7(u uuid) RETURNS timestamptz
+LANGUAGE sql AS $$
+    SELECT CASE WHEN current_setting('server_version_num')::int / 10000 = 17
+                THEN NULL ELSE uuid7_time(u) END
+$$;
+
 -- The 64 ordered bits of a v7 UUID made by uuid7(): 48-bit ms, 12-bit
 -- fraction (rand_a), 4-bit counter (top of rand_b).
 CREATE FUNCTION pg_temp.state_of(u uuid) RETURNS numeric
@@ -70,7 +80,7 @@ SELECT count(DISTINCT substring(uuid_send(u) FROM 10 FOR 7)) AS distinct_random_
 -- decoders agree with each other on generated values
 SELECT bool_and((uid_decode(u)).ts = uuid7_time(u)) AS decode_ts,
        bool_and((uid_decode(u)).version = 7 AND (uid_decode(u)).variant = 2) AS decode_version_variant,
-       bool_and(uuid_extract_timestamp(u) = uuid7_time(u)) AS extract_timestamp,
+       bool_and(uuid_extract_timestamp(u) IS NOT DISTINCT FROM pg_temp.extract_timestamp_of_v7(u)) AS extract_timestamp,
        bool_and(uuid_extract_version(u) = 7) AS extract_version,
        bool_and(uuid7_from_time(uuid7_time(u)) <= u AND
                 u < uuid7_from_time(uuid7_time(u) + interval '1 ms')) AS within_ms_bounds
@@ -167,35 +177,44 @@ SELECT count(*) AS v7_rows FROM g WHERE (uid_decode(u)).version = 7;
 SELECT * FROM uid_decode(NULL::uuid);
 
 --
--- PostgreSQL 18 names: on servers before 18 they are uid's, on 18 and
--- later pg_catalog's; either way each exists exactly once
+-- PostgreSQL 18 names.  PostgreSQL built in uuid_extract_timestamp() and
+-- uuid_extract_version() in 17, uuidv4() and uuidv7() in 18.  uid creates
+-- each one that pg_catalog lacks: each signature exists exactly once, in
+-- pg_catalog from the release that built it in, before that as a member of
+-- uid.
 --
 SELECT s.sig,
        count(p.oid) AS n,
-       bool_and((n.nspname = 'pg_catalog') =
-                (current_setting('server_version_num')::int >= 180000)) AS expected_owner
-FROM (VALUES ('uuidv7()'), ('uuidv7(interval)'), ('uuidv4()'),
-             ('uuid_extract_timestamp(uuid)'), ('uuid_extract_version(uuid)')) AS s(sig)
+       bool_and(CASE WHEN current_setting('server_version_num')::int >= s.since * 10000
+                     THEN n.nspname = 'pg_catalog' AND e.extname IS NULL
+                     ELSE n.nspname <> 'pg_catalog' AND e.extname = 'uid' END) AS expected_owner
+FROM (VALUES ('uuidv7()', 18), ('uuidv7(interval)', 18), ('uuidv4()', 18),
+             ('uuid_extract_timestamp(uuid)', 17), ('uuid_extract_version(uuid)', 17)) AS s(sig, since)
 LEFT JOIN pg_proc p
        ON p.proname = split_part(s.sig, '(', 1)
       AND oidvectortypes(p.proargtypes) = rtrim(split_part(s.sig, '(', 2), ')')
 LEFT JOIN pg_namespace n ON n.oid = p.pronamespace
+LEFT JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+LEFT JOIN pg_extension e ON e.oid = d.refobjid
 GROUP BY s.sig
 ORDER BY s.sig;
 
 -- uuid_extract_timestamp / uuid_extract_version: RFC 9562 vectors and
--- PostgreSQL 18's answers (v1 and v7 only; NULL unless the RFC variant)
+-- PostgreSQL 18's answers (v1 and v7 only; NULL unless the RFC variant).
+-- uuid7_time() gives 18's answer for v7 on every version.
 SELECT uuid_extract_timestamp('C232AB00-9414-11EC-B3C8-9F6BDECED846') AS v1,
-       uuid_extract_timestamp('017F22E2-79B0-7CC3-98C4-DC0C0C07398F') AS v7,
+       uuid7_time('017F22E2-79B0-7CC3-98C4-DC0C0C07398F') AS v7_uuid7_time,
        uuid_extract_timestamp('1EC9414C-232A-6B00-B3C8-9F6BDECED846') AS v6,
        uuid_extract_timestamp('919108f7-52d1-4320-9bac-f847db4148a8') AS v4,
        uuid_extract_timestamp('017F22E2-79B0-7CC3-D8C4-DC0C0C07398F') AS v7_other_variant;
 SELECT uuid_extract_timestamp('C232AB00-9414-11EC-B3C8-9F6BDECED846') =
            timestamptz '2022-02-22 14:22:22-05' AS rfc_v1_time,
-       uuid_extract_timestamp('017F22E2-79B0-7CC3-98C4-DC0C0C07398F') =
-           timestamptz '2022-02-22 14:22:22-05' AS rfc_v7_time,
+       uuid7_time('017F22E2-79B0-7CC3-98C4-DC0C0C07398F') =
+           timestamptz '2022-02-22 14:22:22-05' AS rfc_v7_uuid7_time,
+       uuid_extract_timestamp('017F22E2-79B0-7CC3-98C4-DC0C0C07398F') IS NOT DISTINCT FROM
+           pg_temp.extract_timestamp_of_v7('017F22E2-79B0-7CC3-98C4-DC0C0C07398F') AS rfc_v7_extract_as_documented,
        uuid_extract_timestamp('c232ab00-9414-11ec-b3c8-9f6bdeced846') =
-           uuid_extract_timestamp('017f22e2-79b0-7cc3-98c4-dc0c0c07398f') AS same_instant;
+           uuid7_time('017f22e2-79b0-7cc3-98c4-dc0c0c07398f') AS same_instant;
 SELECT uuid_extract_version('C232AB00-9414-11EC-B3C8-9F6BDECED846') AS v1,
        uuid_extract_version('919108f7-52d1-4320-9bac-f847db4148a8') AS v4,
        uuid_extract_version('11111111-1111-5111-8111-111111111111') AS v5,
@@ -221,7 +240,8 @@ SELECT n, uuidv7() AS u, clock_timestamp() AS t FROM generate_series(1, 5000) AS
 SELECT count(*) AS n,
        count(*) FILTER (WHERE u > prev) AS increasing,
        bool_and(uuid_extract_version(u) = 7) AS version_7,
-       bool_and(uuid_extract_timestamp(u) BETWEEN t - interval '5 s' AND t + interval '5 s') AS time_near_clock
+       bool_and(uuid7_time(u) BETWEEN t - interval '5 s' AND t + interval '5 s') AS time_near_clock,
+       bool_and(uuid_extract_timestamp(u) IS NOT DISTINCT FROM pg_temp.extract_timestamp_of_v7(u)) AS extract_timestamp
 FROM (SELECT u, t, lag(u) OVER (ORDER BY n) AS prev FROM v7) AS s;
 -- before 18, uuidv7() and uuid7() draw from one generator
 SELECT (uuidv7() < uuid7() AND uuid7() < uuidv7()) OR
@@ -229,17 +249,17 @@ SELECT (uuidv7() < uuid7() AND uuid7() < uuidv7()) OR
 
 -- uuidv7(interval): shifted times from 1970 to year 10888 do not overflow
 SELECT y,
-       extract(year FROM uuid_extract_timestamp(u)) AS year_of_uuid,
-       abs(extract(epoch FROM uuid_extract_timestamp(u) - target)) < 5 AS near_target,
+       extract(year FROM uuid7_time(u)) AS year_of_uuid,
+       abs(extract(epoch FROM uuid7_time(u) - target)) < 5 AS near_target,
        uuid_extract_version(u) AS version
 FROM (SELECT y, target, uuidv7(target - clock_timestamp()) AS u
       FROM (SELECT y, make_timestamptz(y, 6, 1, 0, 0, 0, 'UTC') AS target
             FROM unnest(ARRAY[1970, 1971, 2000, 2038, 2106, 3000, 5000, 9999, 10000, 10888]) AS y) AS t) AS s
 ORDER BY y;
-SELECT abs(extract(epoch FROM uuid_extract_timestamp(
+SELECT abs(extract(epoch FROM uuid7_time(
            uuidv7(timestamptz '1970-01-01 00:00:10+00' - clock_timestamp())))
            - 10) < 5 AS near_1970_start,
-       abs(extract(epoch FROM uuid_extract_timestamp(
+       abs(extract(epoch FROM uuid7_time(
            uuidv7(timestamptz '10889-08-02 05:31:40+00' - clock_timestamp()))
            - timestamptz '10889-08-02 05:31:40+00')) < 5 AS near_10889_end;
 SELECT pg_temp.sqlstate_of($$SELECT uuidv7(timestamptz '1969-12-31 23:59:59+00' - clock_timestamp())$$) AS before_1970,
@@ -248,7 +268,7 @@ SELECT pg_temp.sqlstate_of($$SELECT uuidv7(timestamptz '1969-12-31 23:59:59+00' 
 SELECT uuidv7(NULL::interval) IS NULL AS null_in_null_out;
 -- with one shift, values are increasing like uuidv7()'s
 SELECT count(*) FILTER (WHERE u <= prev) AS not_increasing,
-       bool_and(uuid_extract_timestamp(u) BETWEEN t + interval '1 hour' - interval '5 s'
+       bool_and(uuid7_time(u) BETWEEN t + interval '1 hour' - interval '5 s'
                                             AND t + interval '1 hour' + interval '5 s') AS shifted_by_1h
 FROM (SELECT u, t, lag(u) OVER (ORDER BY n) AS prev
       FROM (SELECT n, uuidv7(interval '1 hour') AS u, clock_timestamp() AS t

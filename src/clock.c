@@ -12,7 +12,6 @@
 
 #include <time.h>
 
-#include "compat.h"
 #include "miscadmin.h"
 #include "storage/latch.h"
 #include "utils/guc.h"

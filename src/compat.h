@@ -1,29 +1,26 @@
 /*
  * compat.h
- *		Differences between the PostgreSQL major versions uid builds on
- *		(13 to 18), kept here so that function bodies stay version-free.
+ *		Differences between the PostgreSQL major versions uid supports (15 to
+ *		19), kept here so that function bodies stay version-free.  Every other
+ *		file includes this one instead of testing PG_VERSION_NUM itself.
  */
 #ifndef UID_COMPAT_H
 #define UID_COMPAT_H
 
 #include "postgres.h"
-#include "miscadmin.h"
-#include "storage/ipc.h"
+
+#if PG_VERSION_NUM < 150000
+#error "uid requires PostgreSQL 15 or later"
+#endif
 
 /*
- * Shared memory requests: PostgreSQL 15 added shmem_request_hook, the only
- * place where requests are allowed from then on.  Before 15 they are made
- * directly from _PG_init.  UID_INSTALL_SHMEM_REQUEST(fn) arranges for fn to
- * run at the right moment either way.
+ * Tuples built by the set-returning and composite functions: 19's funcapi.h
+ * no longer includes access/htup_details.h, which declares heap_form_tuple.
  */
-#if PG_VERSION_NUM >= 150000
-#define UID_HAVE_SHMEM_REQUEST_HOOK 1
-#endif
+#include "access/htup_details.h"
+#include "funcapi.h"
 
-/* MarkGUCPrefixReserved is the 15+ name of EmitWarningsOnPlaceholders. */
-#if PG_VERSION_NUM < 150000
-#define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)
-#endif
+#include "miscadmin.h"
 
 /*
  * The slot of the current process in per-backend arrays.  17 renamed
@@ -38,23 +35,11 @@
 #endif
 
 /*
- * How many per-backend slots to size.  MaxBackends is only known from the
- * shmem request point on (15+); before that it is computed from its parts.
- */
-#if PG_VERSION_NUM >= 150000
-#define UidMaxBackendSlots() (MaxBackends + 1)
-#else
-#include "postmaster/autovacuum.h"
-#include "replication/walsender.h"
-#define UidMaxBackendSlots() \
-	(MaxConnections + autovacuum_max_workers + 1 + max_worker_processes + max_wal_senders + 1)
-#endif
-
-/*
  * Wait events shown in pg_stat_activity while uid waits.  17 added named
- * extension wait events; before that they all show as "Extension".
- * UID_DECLARE_WAIT_EVENT(fn, "Name") defines fn() returning the event.
- * Not for the postmaster: registering a name takes a lock.
+ * extension wait events (wait_event_type "Extension", wait_event the name);
+ * before that they all show as "Extension".  UID_DECLARE_WAIT_EVENT(fn,
+ * "Name") defines fn() returning the event.  Not for the postmaster:
+ * registering a name takes a lock.
  */
 #include "utils/wait_event.h"
 #if PG_VERSION_NUM >= 170000

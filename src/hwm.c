@@ -43,11 +43,8 @@
 #include <unistd.h>
 
 #include "access/xlog.h"
-#if PG_VERSION_NUM >= 150000
-#include "access/xlogrecovery.h"	/* GetLatestXTime; in xlog.h before 15 */
-#endif
+#include "access/xlogrecovery.h"
 #include "common/file_perm.h"
-#include "compat.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "port/pg_crc32c.h"

@@ -18,8 +18,6 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "funcapi.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "storage/shmem.h"
@@ -61,11 +59,21 @@ static bool my_counters_shared = false;
 /* my_counters->c when this process owns its slot: the inline UidStatsAdd */
 pg_atomic_uint64 *uid_my_counters = NULL;
 
+/*
+ * One slot per backend slot (MaxBackends, known from the shmem request hook
+ * on), plus the shared last slot.
+ */
+static int
+UidStatsSlots(void)
+{
+	return MaxBackends + 1;
+}
+
 Size
 UidStatsShmemSize(void)
 {
 	return add_size(offsetof(UidStatsShared, slots),
-					mul_size(UidMaxBackendSlots(), sizeof(UidBackendCounters)));
+					mul_size(UidStatsSlots(), sizeof(UidBackendCounters)));
 }
 
 void
@@ -76,7 +84,7 @@ UidStatsShmemInit(void)
 	stats = ShmemInitStruct("uid stats", UidStatsShmemSize(), &found);
 	if (found)
 		return;
-	stats->nslots = UidMaxBackendSlots();
+	stats->nslots = UidStatsSlots();
 	SpinLockInit(&stats->mutex);
 	memset(stats->reset_base, 0, sizeof(stats->reset_base));
 	stats->reset_at = GetCurrentTimestamp();

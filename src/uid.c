@@ -12,7 +12,6 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
 #include "miscadmin.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
@@ -25,9 +24,7 @@ PG_MODULE_MAGIC;
 
 bool		uid_preloaded = false;
 
-#ifdef UID_HAVE_SHMEM_REQUEST_HOOK
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
-#endif
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 void		_PG_init(void);
@@ -45,13 +42,16 @@ UidShmemSize(void)
 	return size;
 }
 
+/*
+ * Runs in the postmaster after every library's _PG_init, the only moment
+ * PostgreSQL accepts requests for shared memory and LWLocks (MaxBackends,
+ * which the stats slots are sized by, is known by then).
+ */
 static void
 uid_shmem_request(void)
 {
-#ifdef UID_HAVE_SHMEM_REQUEST_HOOK
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
-#endif
 	RequestAddinShmemSpace(UidShmemSize());
 	RequestNamedLWLockTranche("uid", 1);
 }
@@ -108,12 +108,8 @@ _PG_init(void)
 
 	UidLeaseRegisterWorker();
 
-#ifdef UID_HAVE_SHMEM_REQUEST_HOOK
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = uid_shmem_request;
-#else
-	uid_shmem_request();
-#endif
 	prev_shmem_startup_hook = shmem_startup_hook;
 	shmem_startup_hook = uid_shmem_startup;
 }

@@ -2,6 +2,7 @@
  * uid.h
  *		Declarations shared by the files of the uid extension: the ID layout,
  *		the error codes, the settings, and each subsystem's entry points.
+ *		Includes compat.h, so every file sees the same PostgreSQL version layer.
  */
 #ifndef UID_H
 #define UID_H
@@ -10,13 +11,14 @@
 
 #include <time.h>
 
+#include "compat.h"
 #include "fmgr.h"
 #include "port/atomics.h"
 #include "port/pg_bswap.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-/* ---- The Snowflake-style layout (contract section 1.1) ---- */
+/* ---- The Snowflake-style layout (docs/snowflake.md, "Layout") ---- */
 
 /* 2026-01-01T00:00:00Z in ms since the Unix epoch.  Pinned by a test. */
 #define UID_EPOCH_MS		INT64CONST(1767225600000)

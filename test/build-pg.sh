@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds a minimal PostgreSQL server from one of the source trees in
 # ../shared/pg (16, 17, 18, 19): the server and client programs, pg_regress,
-# the isolation tester and the Perl TAP modules, with TAP tests enabled, plus
-# Debian's pgTAP SQL files.  Prints the path of its pg_config.
+# pg_upgrade, the isolation tester and the Perl TAP modules, with TAP tests
+# enabled, plus contrib/pgstattuple (bench/) and Debian's pgTAP SQL files.
+# Prints the path of its pg_config.
 #
 #   bash test/build-pg.sh 17          -> /var/cache/uid-pg/17-<sha>/bin/pg_config
 #
@@ -10,19 +11,51 @@
 # second run on the same machine (or another clone) reuses it:
 #   UID_PG_CACHE   cache directory (default /var/cache/uid-pg as root,
 #                  else ~/.cache/uid-pg)
-#   UID_PG_SOURCES directory of postgresql-NN.tar.xz (default ../shared/pg)
-# Build output goes to stderr; stdout is only the pg_config path.
+#   UID_PG_SOURCES directory of postgresql-NN.tar.xz (default ../shared/pg
+#                  beside this tree; for a clone of a local checkout, also
+#                  ../shared/pg beside that checkout)
+# Needs bison, flex, libssl-dev, zlib1g-dev (test/deps.sh installs them).
+# Progress goes to stderr, the compiler's output to a log in the cache (its
+# tail is shown if the build fails); stdout is only the pg_config path.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 major=${1:?usage: test/build-pg.sh MAJOR (16, 17, 18 or 19)}
-sources=${UID_PG_SOURCES:-$top/../shared/pg}
 if [ "$(id -u)" = 0 ]; then
 	cache=${UID_PG_CACHE:-/var/cache/uid-pg}
 else
 	cache=${UID_PG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uid-pg}
 fi
+
+# Where the sources are: UID_PG_SOURCES, else ../shared/pg beside this tree,
+# beside the main worktree of its repository, or beside the local checkout
+# it was cloned from (or that checkout's main worktree).
+find_sources() {
+	local origin repo common
+	if [ -n "${UID_PG_SOURCES:-}" ]; then
+		echo "$UID_PG_SOURCES"
+		return
+	fi
+	origin=$(git -C "$top" config --get remote.origin.url 2>/dev/null || true)
+	[ -d "$origin" ] || origin=
+	for repo in "$top" $origin; do
+		if [ -d "$repo/../shared/pg" ]; then
+			echo "$repo/../shared/pg"
+			return
+		fi
+		common=$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+		if [ -n "$common" ] && [ -d "$common/../../shared/pg" ]; then
+			echo "$common/../../shared/pg"
+			return
+		fi
+	done
+	echo "$top/../shared/pg"
+}
+sources=$(find_sources)
 tarball=$sources/postgresql-$major.tar.xz
-[ -f "$tarball" ] || { echo "test/build-pg.sh: no $tarball" >&2; exit 1; }
+if [ ! -f "$tarball" ]; then
+	echo "test/build-pg.sh: no $tarball (set UID_PG_SOURCES to the directory of postgresql-$major.tar.xz)" >&2
+	exit 1
+fi
 
 sum=$(sha256sum "$tarball" | cut -c1-16)
 prefix=$cache/$major-$sum
@@ -30,6 +63,7 @@ mkdir -p "$cache"
 # one build of a version at a time; a second caller waits, then reuses it
 exec 9>"$cache/$major.lock"
 flock 9
+
 # pgTAP is plain SQL: Debian's copy serves every version
 install_pgtap() {
 	local from to
@@ -48,11 +82,28 @@ if [ -x "$prefix/bin/pg_config" ] && [ -f "$prefix/.uid-build-complete" ]; then
 	exit 0
 fi
 
-echo "test/build-pg.sh: building PostgreSQL $major into $prefix" >&2
+for tool in bison flex xz; do
+	command -v "$tool" >/dev/null || {
+		echo "test/build-pg.sh: $tool is missing (sudo bash test/deps.sh installs it)" >&2
+		exit 1
+	}
+done
+
+log=$cache/build-$major.log
+echo "test/build-pg.sh: building PostgreSQL $major from $tarball into $prefix (log: $log)" >&2
 build=$(mktemp -d "$cache/build-$major.XXXXXX")
 trap 'rm -rf "$build"' EXIT
 rm -rf "$prefix"
-{
+# CPU seconds of this shell's finished children, from bash's times builtin
+# (run here, not in a subshell, whose children are its own)
+times >"$build/cpu-before"
+started=$SECONDS
+# The build stops at its first failing command (set -e, which a subshell in
+# an if condition would ignore).
+set +e
+(
+	exec >"$log" 2>&1
+	set -e
 	tar -C "$build" -xJf "$tarball"
 	cd "$build/postgresql-$major"
 	./configure --prefix="$prefix" --enable-tap-tests --with-openssl \
@@ -62,7 +113,18 @@ rm -rf "$prefix"
 	make -C src/test/isolation install
 	make -C src/test/perl install
 	make -C contrib/pgstattuple install
-	install_pgtap
-} >&2
+)
+status=$?
+set -e
+if [ "$status" != 0 ]; then
+	echo "test/build-pg.sh: the build of PostgreSQL $major failed; the end of $log:" >&2
+	tail -n 40 "$log" >&2
+	exit 1
+fi
+install_pgtap
 touch "$prefix/.uid-build-complete"
+times >"$build/cpu-after"
+children_cpu() { awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"; }
+cpu=$(awk -v a="$(children_cpu "$build/cpu-after")" -v b="$(children_cpu "$build/cpu-before")" 'BEGIN { printf "%d", a - b }')
+echo "test/build-pg.sh: built $("$prefix/bin/pg_config" --version) in $((SECONDS - started)) s ($cpu s of CPU)" >&2
 echo "$prefix/bin/pg_config"

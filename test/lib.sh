@@ -1,5 +1,6 @@
-# Sourced by the test, demo and bench scripts (it only defines functions).  Builds uid and installs it into a
-# private copy of the PostgreSQL server under ./tmp_install (PostgreSQL finds
+# Sourced by the test, demo and bench scripts (it only defines functions).
+# uid_build_private_install builds uid and installs it into a private copy of
+# the PostgreSQL server of $PG_CONFIG under $top/tmp_install (PostgreSQL finds
 # its share and lib directories relative to its binaries), then puts that
 # copy first on PATH.  Sets UID_BINDIR.
 
@@ -28,13 +29,44 @@ uid_make() {
 	make -s -C "$top" PG_CONFIG="$PG_CONFIG" bindir="$UID_BINDIR" "$@"
 }
 
-# As root: copy this tree, without build and test output, into directory $1
-# (created if needed) and give it to the postgres OS user, which runs the
-# servers (initdb refuses root).
-uid_copy_tree_for_postgres() {
+# Copies this tree, without build and test output (objects are built for
+# one server version), into directory $1 (created if needed).
+uid_copy_tree() {
 	mkdir -p "$1"
-	tar -C "$top" --exclude=./tmp_install --exclude=./tmp_check --exclude=./.git \
-		--exclude=./results --exclude=./output_iso --exclude=./tmp_check_iso \
-		--exclude=./bench/out -cf - . | tar -C "$1" -xf -
+	tar -C "$top" --exclude='./tmp_*' --exclude=./.git \
+		--exclude=./results --exclude=./output_iso --exclude=./bench/out \
+		--exclude='*.o' --exclude='*.so' --exclude='*.bc' -cf - . | tar -C "$1" -xf -
+}
+
+# As root: copy this tree into directory $1 and give it to the postgres OS
+# user, which runs the servers (initdb refuses root).
+uid_copy_tree_for_postgres() {
+	uid_copy_tree "$1"
 	chown -R postgres: "$1"
+}
+
+# A second private install, of another server: copies this tree into $2,
+# builds uid there against pg_config $1, installs both into $2/tmp_install,
+# and prints that server's bin directory.  (For the pg_upgrade test, which
+# needs the older server with uid too.)
+uid_private_install_of() {
+	uid_copy_tree "$2"
+	(
+		top=$2
+		PG_CONFIG=$1
+		uid_build_private_install
+		echo "$UID_BINDIR"
+	)
+}
+
+# What the output of one suite (file $1) says it ran: "12 tests" for
+# pg_regress and isolation, "321 tests" for prove and pg_prove, the plan
+# ("1..N") of a plain TAP program (unit), and the
+# Perl TAP files that skipped themselves, with the reason.
+uid_count_tests() {
+	local n skipped
+	n=$(grep -hoE '^1\.\.[0-9]+$|All [0-9]+ tests passed|[0-9]+ of [0-9]+ tests (failed|passed)|Files=[0-9]+, Tests=[0-9]+' "$1" |
+		sed -E 's/^1\.\.//; s/All ([0-9]+) tests passed/\1/; s/[0-9]+ of ([0-9]+) tests.*/\1/; s/.*Tests=([0-9]+)/\1/' | tail -n 1)
+	skipped=$(sed -nE 's/^(test\/t\/)?([0-9A-Za-z_]+\.pl) .*skipped: (.*)$/\2 (\3)/p' "$1" | paste -sd ';' - | sed 's/;/; /g')
+	printf '%s tests%s' "${n:-?}" "${skipped:+, skipped: $skipped}"
 }

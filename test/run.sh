@@ -1,84 +1,237 @@
 #!/usr/bin/env bash
-# Runs every uid test suite: pg_regress, isolation, pgTAP and Perl TAP.
+# Runs every uid test suite (unit, pg_regress, isolation, pgTAP, Perl TAP) on each
+# supported PostgreSQL major version, and prints a summary per version.
 #
-#   sudo test/run.sh        installs the Debian packages, then runs the suites
+#   sudo bash test/run.sh   installs the Debian packages (test/deps.sh), builds
+#                           the servers Debian 12 lacks, then runs the suites
 #                           as the postgres OS user on a copy of this tree
-#   test/run.sh             as an ordinary user: just build and run
+#   bash test/run.sh        as an ordinary user: the same, without packages
 #
-# UID_TEST_ONLY="unit regress isolation pgtap tap" picks suites;
-# UID_PROVE_TESTS="test/t/060_replicas.pl" picks Perl TAP files.
+# Choices (environment):
+#   UID_PG_VERSIONS="15 18" the versions to test (default: 15 16 17 18 19).
+#                           15 is Debian's; the others are built from the
+#                           sources in ../shared/pg by test/build-pg.sh and
+#                           cached (see there: UID_PG_CACHE, UID_PG_SOURCES).
+#   PG_CONFIG=/path/to/pg_config
+#                           test that one server only (unless UID_PG_VERSIONS
+#                           is given too)
+#   UID_TEST_ONLY="unit regress isolation pgtap tap"   pick suites
+#   UID_PROVE_TESTS="test/t/060_replicas.pl"      pick Perl TAP files
+#   UID_SKIP_DEPS=1         do not install packages
+#   UID_KEEP=1              keep each version's working copy even if it passed
+#   UID_TEST_TMP=/some/dir  where the working copies go (default /tmp)
 #
-# The extension is installed into a private copy of the PostgreSQL server
-# (./tmp_install), never into the system directories, so no root is needed
-# to test and several checkouts can test at once.  Any failing suite makes
-# the script exit non-zero after printing its diffs.
+# The Perl TAP test of pg_upgrade (test/t/081_pg_upgrade.pl) upgrades from
+# older versions to the version under test: 15 -> 18, 17 -> 18 and 16 -> 19
+# (UID_UPGRADE_PAIRS); the older servers are built too if needed.
+#
+# Each version runs in its own copy of the tree under /tmp/uid-test.*/NN,
+# with the extension installed into a private copy of that server
+# (tmp_install), never into the system directories.  A copy that failed is
+# kept for its diffs and logs.  Exits non-zero if any suite failed on any
+# version.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PG_MAJOR=${PG_MAJOR:-15}
-export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
 
 . "$top/test/lib.sh"
 
-if [ "$(id -u)" = 0 ]; then
-	if [ "${UID_SKIP_DEPS:-}" != 1 ]; then
-		bash "$top/test/deps.sh"
-	fi
-	work=$(mktemp -d /tmp/uid-test.XXXXXX)
-	uid_copy_tree_for_postgres "$work"
-	echo "test/run.sh: running the suites as the postgres OS user in $work"
-	exec runuser -u postgres -- env PG_CONFIG="$PG_CONFIG" PG_MAJOR="$PG_MAJOR" \
-		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}" \
-		bash "$work/test/run.sh"
+# ---------------------------------------------------------------------------
+# One server: run the suites here (called by the loop below, on a copy)
+# ---------------------------------------------------------------------------
+if [ "${UID_RUN_SUITES:-}" = 1 ]; then
+	cd "$top"
+	uid_build_private_install
+
+	# the older servers, each with uid built for it, for 081_pg_upgrade.pl
+	UID_UPGRADE_FROM_BINDIRS=
+	n=0
+	for old_pc in ${UID_UPGRADE_FROM_PG_CONFIGS:-}; do
+		n=$((n + 1))
+		UID_UPGRADE_FROM_BINDIRS+=" $(uid_private_install_of "$old_pc" "$top/tmp_upgrade_from_$n")"
+	done
+	export UID_UPGRADE_FROM_BINDIRS
+
+	summary=$top/tmp_summary
+	: >"$summary"
+	failed=0
+	# run_suite NAME FUNCTION: runs it, shows its output, and records
+	# "NAME|ok or FAILED|what it counted" in $summary
+	run_suite() {
+		local name=$1 fn=$2 log status
+		log=$top/tmp_$fn.log
+		echo
+		echo "=== $name"
+		set +e
+		"$fn" 2>&1 | tee "$log"
+		status=${PIPESTATUS[0]}
+		set -e
+		if [ "$status" = 0 ]; then
+			echo "=== $name: ok"
+			echo "$name|ok|$(uid_count_tests "$log")" >>"$summary"
+		else
+			echo "=== $name: FAILED"
+			echo "$name|FAILED|$(uid_count_tests "$log")" >>"$summary"
+			failed=1
+		fi
+	}
+	wants() { [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" $1 "* ]]; }
+
+	suite_unit() {
+		uid_make check-unit
+	}
+	suite_regress() {
+		uid_make installcheck-regress && return 0
+		[ -s regression.diffs ] && cat regression.diffs
+		return 1
+	}
+	suite_isolation() {
+		uid_make installcheck-isolation && return 0
+		[ -s output_iso/regression.diffs ] && cat output_iso/regression.diffs
+		return 1
+	}
+	suite_pgtap() {
+		bash test/pgtap.sh
+	}
+	suite_tap() {
+		uid_make installcheck-tap ${UID_PROVE_TESTS:+PROVE_TESTS="$UID_PROVE_TESTS"} && return 0
+		for f in tmp_check/log/regress_log_*; do
+			[ -f "$f" ] && { echo "--- tail of $f"; tail -n 60 "$f"; }
+		done
+		return 1
+	}
+
+	if wants unit; then run_suite "unit" suite_unit; fi
+	if wants regress; then run_suite "pg_regress" suite_regress; fi
+	if wants isolation; then run_suite "isolation" suite_isolation; fi
+	if wants pgtap; then run_suite "pgTAP" suite_pgtap; fi
+	if wants tap; then run_suite "Perl TAP" suite_tap; fi
+	exit "$failed"
 fi
 
-cd "$top"
+# ---------------------------------------------------------------------------
+# Every version
+# ---------------------------------------------------------------------------
+if [ -n "${PG_CONFIG:-}" ] && [ -z "${UID_PG_VERSIONS:-}" ]; then
+	versions=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+	explicit_pg_config=$PG_CONFIG
+else
+	versions=${UID_PG_VERSIONS:-15 16 17 18 19}
+	explicit_pg_config=
+fi
+upgrade_pairs=${UID_UPGRADE_PAIRS:-15:18 17:18 16:19}
 
-uid_build_private_install
+if [ "$(id -u)" = 0 ] && [ "${UID_SKIP_DEPS:-}" != 1 ]; then
+	bash "$top/test/deps.sh"
+fi
 
-failed=()
-passed=0
-run_suite() {
-	local name=$1; shift
-	echo
-	echo "=== $name"
-	if "$@"; then
-		echo "=== $name: ok"
-		passed=$((passed + 1))
-	else
-		echo "=== $name: FAILED"
-		failed+=("$name")
+# Debian's pg_config of major version $1, if its server and headers are installed
+debian_pg_config_of() {
+	[ -x "/usr/lib/postgresql/$1/bin/pg_config" ] && [ -d "/usr/lib/postgresql/$1/lib/pgxs" ] &&
+		echo "/usr/lib/postgresql/$1/bin/pg_config"
+}
+
+# pg_config of major version $1: the one given, Debian's, or a cached build
+pg_config_of() {
+	if [ -n "$explicit_pg_config" ]; then
+		echo "$explicit_pg_config"
+	elif ! debian_pg_config_of "$1"; then
+		bash "$top/test/build-pg.sh" "$1"
 	fi
 }
-wants() { [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" $1 "* ]]; }
 
-suite_regress() {
-	uid_make installcheck-regress && return 0
-	[ -s regression.diffs ] && cat regression.diffs
-	return 1
-}
-suite_isolation() {
-	uid_make installcheck-isolation && return 0
-	[ -s output_iso/regression.diffs ] && cat output_iso/regression.diffs
-	return 1
-}
-suite_tap() {
-	uid_make installcheck-tap ${UID_PROVE_TESTS:+PROVE_TESTS="$UID_PROVE_TESTS"} && return 0
-	for f in tmp_check/log/regress_log_*; do
-		[ -f "$f" ] && { echo "--- tail of $f"; tail -n 60 "$f"; }
+# the versions that 081_pg_upgrade.pl upgrades to $1 from
+upgrade_sources_of() {
+	local pair
+	for pair in $upgrade_pairs; do
+		[ "${pair#*:}" = "$1" ] && echo "${pair%%:*}"
 	done
-	return 1
+	return 0
 }
 
-if wants unit; then run_suite "unit" uid_make check-unit; fi
-if wants regress; then run_suite "pg_regress" suite_regress; fi
-if wants isolation; then run_suite "isolation" suite_isolation; fi
-if wants pgtap; then run_suite "pgTAP" bash test/pgtap.sh; fi
-if wants tap; then run_suite "Perl TAP" suite_tap; fi
+work=$(mktemp -d "${UID_TEST_TMP:-/tmp}/uid-test.XXXXXX")
+chmod 755 "$work"
+
+# Build the servers that Debian lacks in the background, in version order,
+# while the suites run on the versions already there: the suites mostly
+# wait, the builds mostly compute.  test/build-pg.sh takes one lock per
+# version, so the loop below, asking for a version being built, waits for
+# that build and then reuses it (or builds it itself if it failed here).
+if [ -z "$explicit_pg_config" ]; then
+	to_build=$(for v in $versions; do echo "$v"; upgrade_sources_of "$v"; done | sort -nu |
+		while read -r v; do debian_pg_config_of "$v" >/dev/null || echo "$v"; done)
+	if [ -n "$to_build" ]; then
+		(for v in $to_build; do bash "$top/test/build-pg.sh" "$v" >/dev/null || true; done) &
+	fi
+fi
+declare -A result line
+overall=0
+for v in $versions; do
+	echo
+	echo "################ PostgreSQL $v"
+	start=$SECONDS
+	if ! pc=$(pg_config_of "$v"); then
+		result[$v]="FAILED"
+		line[$v]="could not build the server (test/build-pg.sh $v)"
+		overall=1
+		continue
+	fi
+	from=
+	from_pcs=
+	if [ -z "$explicit_pg_config" ]; then
+		from=$(upgrade_sources_of "$v" | paste -sd ' ' -)
+		for f in $from; do
+			if ! from_pcs+=" $(pg_config_of "$f")"; then
+				from_pcs=failed
+				break
+			fi
+		done
+	fi
+	if [ "$from_pcs" = failed ]; then
+		result[$v]="FAILED"
+		line[$v]="could not build the servers to upgrade from ($from)"
+		overall=1
+		continue
+	fi
+	server=$("$pc" --version | sed 's/^PostgreSQL //')
+	echo "server: $server ($pc)${from:+; pg_upgrade test from PostgreSQL $from}"
+
+	dir=$work/$v
+	uid_copy_tree "$dir"
+	env=(UID_RUN_SUITES=1 PG_CONFIG="$pc" UID_UPGRADE_FROM_PG_CONFIGS="$from_pcs"
+		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}")
+	set +e
+	if [ "$(id -u)" = 0 ]; then
+		# the servers never run as root: the postgres OS user runs the copy
+		chown -R postgres: "$dir"
+		runuser -u postgres -- env "${env[@]}" bash "$dir/test/run.sh"
+	else
+		env "${env[@]}" bash "$dir/test/run.sh"
+	fi
+	status=$?
+	set -e
+
+	suites=$(awk -F'|' '{ printf "%s%s %s %s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$dir/tmp_summary" 2>/dev/null || true)
+	if [ "$status" = 0 ]; then
+		result[$v]="ok"
+		[ "${UID_KEEP:-}" = 1 ] || rm -rf "$dir"
+	else
+		result[$v]="FAILED"
+		overall=1
+		suites="${suites:-the build failed}; see $dir"
+	fi
+	line[$v]="$server, $((SECONDS - start)) s: $suites"
+done
+
+wait    # for the background builds, all of them used by now
 
 echo
-echo "suites: $passed passed, ${#failed[@]} failed"
-if [ "${#failed[@]}" -ne 0 ]; then
-	echo "FAILED suites: ${failed[*]}"
+echo "################ summary"
+for v in $versions; do
+	printf 'PostgreSQL %-3s %-7s %s\n' "$v" "${result[$v]}" "${line[$v]}"
+done
+rmdir "$work" 2>/dev/null || true
+if [ "$overall" != 0 ]; then
+	echo "FAILED on: $(for v in $versions; do [ "${result[$v]}" = ok ] || printf '%s ' "$v"; done)"
 	exit 1
 fi
-echo "all test suites passed"
+echo "all test suites passed on PostgreSQL $(echo $versions)"

@@ -1,4 +1,4 @@
-# Many backends generating at once (contract section 3, invariants 1 and 2):
+# Many backends generating at once (docs/guarantees.md, guarantees 1 and 2):
 # eight pgbench clients insert uid_next() and uid_next_batch() values into one
 # table whose primary key would reject any duplicate.  Every insert must
 # succeed, and each client's values must be strictly increasing.

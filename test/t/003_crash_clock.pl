@@ -1,5 +1,5 @@
-# The clock guard and the durable high-water mark (contract section 3,
-# invariants 1 and 3), with the server's wall clock stepped at run time by
+# The clock guard and the durable high-water mark (docs/guarantees.md,
+# guarantees 1 and 3), with the server's wall clock stepped at run time by
 # libfaketime:
 #  a) a backward step within uid.clock_max_wait_ms is waited out;
 #  b) a larger one is refused with UID01 until the clock is back;

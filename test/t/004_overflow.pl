@@ -1,4 +1,4 @@
-# Capacity (contract section 3, invariant 4): one millisecond holds 4096 IDs
+# Capacity (docs/guarantees.md, guarantee 4): one millisecond holds 4096 IDs
 # of a worker; the 4097th waits for the next millisecond, and the sequence
 # never wraps.
 #
@@ -95,6 +95,13 @@ my $bg = start_waiting('INSERT INTO ids (id) VALUES (uid_next());', 1);
 is($node->safe_psql('postgres', 'SELECT count(*) FROM ids'),
 	'4096', 'the 4097th call in the frozen ms has not returned');
 is(stat_of('overflow_waits'), '1', 'uid_stats.overflow_waits counted the wait');
+# named wait events from PostgreSQL 17 on (src/compat.h)
+my $event = $node->pg_version >= 17 ? 'Extension/UidSequenceOverflow' : 'Extension/Extension';
+is( $node->safe_psql(
+		'postgres', q{
+	SELECT wait_event_type || '/' || wait_event FROM pg_stat_activity
+	WHERE query LIKE 'INSERT INTO ids (id) VALUES (uid_next())%' AND pid <> pg_backend_pid()}),
+	$event, "pg_stat_activity shows the waiting call as $event");
 is(cancel_like('INSERT INTO ids (id) VALUES (uid_next())'), 't', 'cancel sent');
 $bg->query_until(qr/finished/, '');
 like($bg->{stderr}, qr/ERROR:\s+57014/, 'the waiting call ends with 57014 (query_canceled)');
