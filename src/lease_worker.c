@@ -47,12 +47,8 @@
 #include "compat.h"
 #include "lease.h"
 
-/* The timeline this server writes WAL on (15 made it a function). */
-#if PG_VERSION_NUM >= 150000
+/* The timeline this server writes WAL on. */
 #define UidCurrentTimeLine() ((int) GetWALInsertionTimeLine())
-#else
-#define UidCurrentTimeLine() ((int) ThisTimeLineID)
-#endif
 
 UidLeaseFailure uid_lease_failure = UID_FAIL_NONE;
 
