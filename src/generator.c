@@ -86,6 +86,7 @@ static bool recovery_floor_seen = false;
 static char *uid_worker_id_setting = NULL;
 static int	uid_worker_id_static = 0;
 bool		uid_worker_id_lease = false;	/* uid.worker_id = 'lease' */
+bool		uid_worker_id_given = false;	/* set in the configuration */
 int			uid_max_batch = 10000;
 
 PG_FUNCTION_INFO_V1(uid_next);
@@ -108,17 +109,21 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d, or \"lease\".", UID_MAX_WORKER);
 		return false;
 	}
-	if (pg_strcasecmp(*newval, "lease") == 0)
-		return true;
-	errno = 0;
-	v = strtol(*newval, &end, 10);
-	while (*end == ' ')
-		end++;
-	if (errno != 0 || end == *newval || *end != '\0' || v < 0 || v > UID_MAX_WORKER)
+	if (pg_strcasecmp(*newval, "lease") != 0)
 	{
-		GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d, or \"lease\".", UID_MAX_WORKER);
-		return false;
+		errno = 0;
+		v = strtol(*newval, &end, 10);
+		while (*end == ' ')
+			end++;
+		if (errno != 0 || end == *newval || *end != '\0' || v < 0 || v > UID_MAX_WORKER)
+		{
+			GUC_check_errdetail("uid.worker_id must be an integer from 0 to %d, or \"lease\".", UID_MAX_WORKER);
+			return false;
+		}
 	}
+	/* the Citus check (lease.c) tells a chosen 0 from the default */
+	if (process_shared_preload_libraries_in_progress && source > PGC_S_DEFAULT)
+		uid_worker_id_given = true;
 	return true;
 }
 

@@ -32,6 +32,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
+#include "utils/varlena.h"
 
 #include "compat.h"
 #include "lease.h"
@@ -217,6 +218,35 @@ UidLeaseDefineSettings(void)
 }
 
 /*
+ * Is Citus in shared_preload_libraries?  Every node of a Citus cluster may
+ * run uid_next() (docs/citus.md), so the default static worker id would be
+ * the same on all of them.
+ */
+static bool
+UidCitusPreloaded(void)
+{
+	char	   *libs = pstrdup(shared_preload_libraries_string ? shared_preload_libraries_string : "");
+	List	   *names = NIL;
+	ListCell   *lc;
+	bool		found = false;
+
+	if (!SplitDirectoriesString(libs, ',', &names))
+		return false;
+	foreach(lc, names)
+	{
+		const char *name = lfirst(lc);
+		const char *base = strrchr(name, '/');
+
+		base = base ? base + 1 : name;
+		if (strcmp(base, "citus") == 0 || strcmp(base, "citus" DLSUFFIX) == 0)
+			found = true;
+	}
+	list_free_deep(names);
+	pfree(libs);
+	return found;
+}
+
+/*
  * Settings that cannot work together, as found at start-up: a message, or
  * NULL.  Then no worker id is issued at all (state config_error), rather
  * than a static id where a lease was meant, or a store nobody chose.
@@ -229,6 +259,12 @@ UidLeaseConfigProblem(const char **hint)
 		*hint = "Set uid.worker_id = 'lease' to take worker ids from the lease store, "
 			"or remove uid.lease_conninfo to use the static worker id.";
 		return "uid.lease_conninfo is set, but uid.worker_id is a number: no worker id is issued";
+	}
+	if (!uid_worker_id_lease && !uid_worker_id_given && UidCitusPreloaded())
+	{
+		*hint = "Set uid.worker_id = 'lease' with one uid.lease_conninfo on every node of the Citus cluster, "
+			"or give each node its own uid.worker_id.";
+		return "Citus is loaded and uid.worker_id is not set, so every node would issue the same IDs: no worker id is issued";
 	}
 	if (uid_worker_id_lease && uid_lease_refused_setting != NULL)
 	{

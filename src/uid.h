@@ -246,6 +246,7 @@ extern void UidUuid7ShmemInit(void);
 extern int64 UidUuid7LastMs(void);
 
 extern bool uid_worker_id_lease;	/* uid.worker_id = 'lease' */
+extern bool uid_worker_id_given;	/* uid.worker_id set in the configuration */
 extern void UidGeneratorRaiseFloor(int64 ms);
 extern void UidGeneratorGrant(int worker, int64 deadline_ms);
 extern int64 UidGeneratorRevoke(void);
