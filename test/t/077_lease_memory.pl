@@ -22,7 +22,9 @@ $coord->init;
 $coord->start;
 my $conninfo = 'host=' . $coord->host . ' port=' . $coord->port . ' dbname=postgres';
 
-# Bytes in use in the lease worker's memory contexts, as it logs them.
+# Bytes in use in the lease worker's memory contexts, as it logs them, less
+# those of a cycle in progress: the transaction's contexts and the cycle's
+# own, which the next cycle resets (the worker may be asked mid-cycle).
 sub worker_memory
 {
 	my ($node) = @_;
@@ -32,8 +34,20 @@ sub worker_memory
 		't', 'the lease worker is asked to log its memory contexts');
 	$node->wait_for_log(qr/\[$pid\].*Grand total: \d+ bytes in \d+ blocks; \d+ free \(\d+ chunks\); \d+ used/,
 		$offset);
-	my ($used) = slurp_file($node->logfile, $offset)
-	  =~ /\[$pid\].*Grand total: \d+ bytes in \d+ blocks; \d+ free \(\d+ chunks\); (\d+) used/;
+	my $log = slurp_file($node->logfile, $offset);
+	my ($used) = $log =~ /\[$pid\].*Grand total: \d+ bytes in \d+ blocks; \d+ free \(\d+ chunks\); (\d+) used/;
+	my $skip_level;
+	for my $line (split /\n/, $log)
+	{
+		next unless $line =~ /\[$pid\].*level: (\d+); (.*?): \d+ total in .*; (\d+) used/
+		  || $line =~ /\[$pid\].*level: (\d+); (\d+ more child contexts) containing \d+ total in .*; (\d+) used/;
+		my ($level, $name, $bytes) = ($1, $2, $3);
+		undef $skip_level if defined $skip_level && $level <= $skip_level;
+		$skip_level = $level
+		  if !defined $skip_level
+		  && ($name eq 'TopTransactionContext' || $name eq 'uid lease worker cycle');
+		$used -= $bytes if defined $skip_level;
+	}
 	return $used;
 }
 
