@@ -22,7 +22,7 @@
 #      step that is waited out and one that is refused (UID01);
 #   4. a server without shared_preload_libraries: CREATE EXTENSION, decoders,
 #      per-backend uuid7(), and the "requires preloading" errors.
-#   5. the lease and hostile-role Perl TAP files (VG_TAP: 02x, 070-074,
+#   5. the lease and hostile-role Perl TAP files (VG_TAP: 020-022, 070-074,
 #      076-078), with every server
 #      they start that preloads uid under valgrind: the lease worker's whole life, with a local
 #      store, a remote one, a store that is the server itself, one that never
