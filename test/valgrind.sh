@@ -374,7 +374,7 @@ echo
 # A crash is an error even if valgrind saw nothing (its record, if any, is
 # counted below).
 crashed=0
-if grep -E 'terminated by signal|terminated by exception|PANIC:' "$VG_DIR"/server-*.log; then
+if grep -sE 'terminated by signal|terminated by exception|PANIC:' "$VG_DIR"/server-*.log; then
 	echo "a server process crashed (see $VG_DIR/server-*.log)"
 	crashed=1
 fi
