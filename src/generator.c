@@ -122,7 +122,7 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 		}
 	}
 	/* the Citus check (lease.c) tells a chosen 0 from the default */
-	if (process_shared_preload_libraries_in_progress && source > PGC_S_DEFAULT)
+	if (UidSettingFromConfiguration(source))
 		uid_worker_id_given = true;
 	return true;
 }

@@ -118,7 +118,7 @@ PG_FUNCTION_INFO_V1(uid_lease_table_sql);
 static void
 UidLeaseNoteRefused(const char *name, GucSource source)
 {
-	if (process_shared_preload_libraries_in_progress && source > PGC_S_DEFAULT &&
+	if (UidSettingFromConfiguration(source) &&
 		uid_lease_refused_setting == NULL)
 		uid_lease_refused_setting = name;
 }
@@ -163,7 +163,7 @@ UidLeaseCheckConninfo(char **newval, void **extra, GucSource source)
 
 	if (*newval == NULL || (*newval)[0] == '\0')
 		return true;
-	if (process_shared_preload_libraries_in_progress && source > PGC_S_DEFAULT)
+	if (UidSettingFromConfiguration(source))
 		uid_lease_conninfo_given = true;
 	if (UidConnCheckConninfo(*newval, &error))
 		return true;

@@ -13,8 +13,10 @@
 
 #include "compat.h"
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "port/atomics.h"
 #include "port/pg_bswap.h"
+#include "utils/guc.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
@@ -244,6 +246,17 @@ extern uint64 UidRandom64(void);
 extern Size UidUuid7ShmemSize(void);
 extern void UidUuid7ShmemInit(void);
 extern int64 UidUuid7LastMs(void);
+
+/*
+ * For check hooks: the value comes from the server's configuration
+ * (postgresql.conf, the command line) as uid is preloaded, not from the
+ * built-in default or a later reload.
+ */
+static inline bool
+UidSettingFromConfiguration(GucSource source)
+{
+	return process_shared_preload_libraries_in_progress && source > PGC_S_DEFAULT;
+}
 
 extern bool uid_worker_id_lease;	/* uid.worker_id = 'lease' */
 extern bool uid_worker_id_given;	/* uid.worker_id set in the configuration */
