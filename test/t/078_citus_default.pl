@@ -28,23 +28,21 @@ close $src;
 system('cc', '-shared', '-fPIC', "-I$includedir", '-o', "$libdir/citus.so", "$libdir/citus.c") == 0
   or die "could not build the stand-in citus library";
 
+# A node that preloads the stand-in citus before uid, with %conf as uid_node's.
 sub citus_node
 {
-	my ($name, $worker_id_line) = @_;
-	my $node = PostgreSQL::Test::Cluster->new($name);
-	$node->init;
-	$node->append_conf('postgresql.conf', qq{
-dynamic_library_path = '$libdir:\$libdir'
-shared_preload_libraries = 'citus,uid'
-$worker_id_line
-});
+	my ($name, %conf) = @_;
+	my $node = uid_node($name,
+		shared_preload_libraries => 'citus,uid',
+		dynamic_library_path => "$libdir:\$libdir",
+		%conf);
 	$node->start;
 	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
 	return $node;
 }
 
 # --- Citus preloaded, uid.worker_id not set: no ID
-my $node = citus_node('citus_default', '');
+my $node = citus_node('citus_default');
 my ($state, $err) = sqlstate_of($node, 'SELECT uid_next()');
 is($state, 'UID02', 'Citus preloaded and uid.worker_id not set: uid_next() refuses with UID02');
 like($err, qr/Citus is loaded and uid\.worker_id is not set/, 'the detail says why');
@@ -60,12 +58,12 @@ like($node->safe_psql('postgres', 'SELECT uuid7()'), qr/^[0-9a-f-]{36}$/,
 $node->stop;
 
 # --- a worker id set in the configuration is a choice, 0 included
-$node = citus_node('citus_zero', 'uid.worker_id = 0');
+$node = citus_node('citus_zero', 'uid.worker_id' => 0);
 is($node->safe_psql('postgres', 'SELECT (uid_decode(uid_next())).worker_id'), '0',
 	'uid.worker_id = 0 set in postgresql.conf: IDs with worker id 0');
 $node->stop;
 
-$node = citus_node('citus_seven', 'uid.worker_id = 7');
+$node = citus_node('citus_seven', 'uid.worker_id' => 7);
 is($node->safe_psql('postgres', 'SELECT (uid_decode(uid_next())).worker_id'), '7',
 	'uid.worker_id = 7: IDs with worker id 7');
 $node->stop;
