@@ -72,10 +72,10 @@ static UidLeaseShared *lease = NULL;
 static const char *const UidLeaseStateNames[] = {
 	"static", "starting", "waiting", "held", "renewal_failing", "expired",
 	"lost", "no_free_id", "clock_skew", "store_error", "released", "stopped",
-	"config_error"
+	"config_error", "unconfirmed", "store_pooled"
 };
 
-StaticAssertDecl(lengthof(UidLeaseStateNames) == UID_LEASE_CONFIG_ERROR + 1,
+StaticAssertDecl(lengthof(UidLeaseStateNames) == UID_LEASE_STORE_POOLED + 1,
 				 "one name per lease state");
 
 /* settings */
@@ -87,6 +87,7 @@ int			uid_lease_renew_interval_ms = 10000;
 int			uid_lease_safety_margin_ms = 30000;
 int			uid_lease_max_clock_skew_ms = 1000;
 int			uid_lease_pool_size = UID_MAX_WORKER + 1;
+bool		uid_lease_wait_for_standbys = true;
 
 /*
  * What the check hooks saw while shared_preload_libraries was processed:
@@ -202,7 +203,7 @@ UidLeaseDefineSettings(void)
 							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
 	DefineCustomIntVariable("uid.lease_safety_margin",
 							"How long before its lease expires a server that cannot renew stops issuing IDs.",
-							"Must exceed twice uid.lease_max_clock_skew.",
+							"Must be more than twice uid.lease_max_clock_skew.",
 							&uid_lease_safety_margin_ms, 30000, 0, 24 * 3600 * 1000,
 							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
 	DefineCustomIntVariable("uid.lease_max_clock_skew",
@@ -215,6 +216,11 @@ UidLeaseDefineSettings(void)
 							NULL,
 							&uid_lease_pool_size, UID_MAX_WORKER + 1, 1, UID_MAX_WORKER + 1,
 							PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("uid.lease_wait_for_standbys",
+							 "Act on a lease write only once the lease store's standbys have it.",
+							 "Off accepts that a failover of an asynchronously replicated store can hand a worker id out twice.",
+							 &uid_lease_wait_for_standbys, true,
+							 PGC_SIGHUP, 0, NULL, NULL, NULL);
 }
 
 /*
@@ -392,16 +398,17 @@ UidLeasePublishFailure(UidLeaseFailure kind, const char *error, bool held,
 }
 
 /*
- * A new lease, not yet issuing (waiting to pass the previous holder's
- * time).  It counts as held, for a restarted worker to resume, only once
+ * A new lease, not yet issuing: waiting for the store's standbys to
+ * confirm it (not confirmed), or to pass the previous holder's time.  It
+ * counts as held, for a restarted worker to resume, only once
  * granted: until then the floor may not be raised yet.
  */
 void
 UidLeasePublishAcquired(int worker_id, int64 token, TimestampTz acquired_at,
-						TimestampTz expires_at)
+						TimestampTz expires_at, bool confirmed)
 {
 	UidLeaseLock();
-	lease->state = UID_LEASE_WAITING;
+	lease->state = confirmed ? UID_LEASE_WAITING : UID_LEASE_UNCONFIRMED;
 	lease->worker_id = worker_id;
 	lease->token = token;
 	lease->acquired_at = acquired_at;
@@ -422,6 +429,9 @@ UidLeasePublishGrant(TimestampTz renewed_at, TimestampTz expires_at,
 	lease->expires_at = expires_at;
 	lease->generate_until = UidUnixMsToTimestamptz(deadline_unix_ms);
 	lease->consecutive_failures = 0;
+	/* the last error is past: the lease is good again */
+	lease->failure = UID_FAIL_NONE;
+	lease->last_error[0] = '\0';
 	if (renewal)
 		lease->renewals++;
 	UidLeaseUnlock();
@@ -580,11 +590,23 @@ UidLeaseNoWorkerIdDetail(const UidLeaseShared *s)
 		case UID_LEASE_STARTING:
 		case UID_LEASE_WAITING:
 			return psprintf("The lease worker has not acquired a worker id yet.");
+		case UID_LEASE_UNCONFIRMED:
+			return psprintf("Worker id %d was acquired, but the lease store's standbys have not confirmed it yet%s%s.",
+							s->worker_id, error[0] ? ": " : "", error);
 		case UID_LEASE_HELD:
 		case UID_LEASE_FAILING:
 		case UID_LEASE_EXPIRED:
+			if (error[0] == '\0')
+				return psprintf("The lease on worker id %d was not renewed in time: uid_next() stops %d ms before it expires, "
+								"and the lease worker has not renewed it since %s.",
+								s->worker_id, uid_lease_safety_margin_ms,
+								s->renewed_at ? timestamptz_to_str(s->renewed_at) : "its acquisition");
 			return psprintf("The lease on worker id %d could not be renewed, and uid_next() stops %d ms before it expires (last error: %s).",
 							s->worker_id, uid_lease_safety_margin_ms, error);
+		case UID_LEASE_STORE_POOLED:
+			return psprintf("The lease store was refused: %s. Connect uid.lease_conninfo to the store directly, "
+							"or through a connection pooler in session mode, then call uid_lease_acquire().",
+							error);
 		case UID_LEASE_LOST:
 			return psprintf("The lease on worker id %d was taken over: the lease store holds another fencing token.",
 							s->worker_id);
@@ -602,6 +624,20 @@ UidLeaseNoWorkerIdDetail(const UidLeaseShared *s)
 	}
 }
 
+/* The message of UID02: in lease mode, what became of the lease. */
+static char *
+UidLeaseNoWorkerIdMessage(const UidLeaseShared *s)
+{
+	if (!uid_worker_id_lease)
+		return psprintf("uid_next() has no worker id: the configuration gives this server none");
+	if (s->held && (s->state == UID_LEASE_HELD || s->state == UID_LEASE_FAILING ||
+					s->state == UID_LEASE_EXPIRED))
+		return psprintf("uid_next() has no worker id: the lease on worker id %d was not renewed in time (state \"%s\")",
+						s->worker_id, UidLeaseStateNames[s->state]);
+	return psprintf("uid_next() has no worker id: no lease is held (state \"%s\")",
+					UidLeaseStateNames[s->state]);
+}
+
 static void
 UidLeaseRaiseNoWorkerId(void)
 {
@@ -613,8 +649,7 @@ UidLeaseRaiseNoWorkerId(void)
 		(void) UidLeaseConfigProblem(&hint);
 	ereport(ERROR,
 			(errcode(ERRCODE_UID_NO_WORKER_ID),
-			 errmsg("uid_next() has no worker id: no lease is held (state \"%s\")",
-					UidLeaseStateNames[s.state]),
+			 errmsg("%s", UidLeaseNoWorkerIdMessage(&s)),
 			 errdetail_internal("%s", UidLeaseNoWorkerIdDetail(&s)),
 			 errhint("%s", hint ? hint :
 					 "IDs are issued again as soon as a lease is held. "
@@ -629,6 +664,14 @@ typedef enum UidLeaseWaitGoal
 	UID_WAIT_RELEASED,			/* uid_lease_release() acted on */
 	UID_WAIT_ACQUIRED			/* uid_lease_acquire() acted on, lease taken or not */
 } UidLeaseWaitGoal;
+
+/* A lease on its way: the worker will grant a worker id shortly. */
+static bool
+UidLeaseStateIsTransient(UidLeaseState state)
+{
+	return state == UID_LEASE_STARTING || state == UID_LEASE_WAITING ||
+		state == UID_LEASE_UNCONFIRMED;
+}
 
 static bool
 UidLeaseWaitDone(UidLeaseWaitGoal goal, uint64 request)
@@ -646,12 +689,11 @@ UidLeaseWaitDone(UidLeaseWaitGoal goal, uint64 request)
 	switch (goal)
 	{
 		case UID_WAIT_FIRST_GRANT:
-			return UidGeneratorWorkerId() >= 0 ||
-				(state != UID_LEASE_STARTING && state != UID_LEASE_WAITING);
+			return UidGeneratorWorkerId() >= 0 || !UidLeaseStateIsTransient(state);
 		case UID_WAIT_RELEASED:
 			return done >= request;
 		case UID_WAIT_ACQUIRED:
-			return done >= request && state != UID_LEASE_WAITING && state != UID_LEASE_STARTING;
+			return done >= request && !UidLeaseStateIsTransient(state);
 	}
 	return true;
 }

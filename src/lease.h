@@ -29,6 +29,7 @@ extern int	uid_lease_renew_interval_ms;
 extern int	uid_lease_safety_margin_ms;
 extern int	uid_lease_max_clock_skew_ms;
 extern int	uid_lease_pool_size;
+extern bool uid_lease_wait_for_standbys;
 
 /* ---- the lease's state, as uid_lease_status() shows it ---- */
 
@@ -46,7 +47,9 @@ typedef enum UidLeaseState
 	UID_LEASE_STORE_ERROR,		/* could not acquire: store unreachable or failing */
 	UID_LEASE_RELEASED,			/* uid_lease_release() */
 	UID_LEASE_STOPPED,			/* the worker is not running */
-	UID_LEASE_CONFIG_ERROR		/* the settings cannot work: no ids at all */
+	UID_LEASE_CONFIG_ERROR,		/* the settings cannot work: no ids at all */
+	UID_LEASE_UNCONFIRMED,		/* acquired; the store's standbys have not confirmed it */
+	UID_LEASE_STORE_POOLED		/* the store connection is not one server session: refused */
 } UidLeaseState;
 
 /*
@@ -62,7 +65,9 @@ typedef enum UidLeaseFailure
 	UID_FAIL_TABLE,				/* lease schema or table refused (owner) */
 	UID_FAIL_VALUE,				/* the store returned a value out of range */
 	UID_FAIL_CLOCK_SKEW,		/* store clock too far from ours */
-	UID_FAIL_CONFIG				/* settings that cannot work */
+	UID_FAIL_CONFIG,			/* settings that cannot work */
+	UID_FAIL_NOT_DURABLE,		/* the store's standbys did not confirm a lease write */
+	UID_FAIL_POOLED				/* the store connection is not one server session */
 } UidLeaseFailure;
 
 /* ---- lease.c: the worker publishes through these (each wakes waiters) ---- */
@@ -73,8 +78,8 @@ extern bool UidLeaseResumeHeld(int *worker_id, int64 *token);
 extern void UidLeasePublishState(UidLeaseState state);
 extern void UidLeasePublishFailure(UidLeaseFailure kind, const char *error,
 								   bool held, UidLeaseState unheld_state);
-extern void UidLeasePublishAcquired(int worker_id, int64 token,
-									TimestampTz acquired_at, TimestampTz expires_at);
+extern void UidLeasePublishAcquired(int worker_id, int64 token, TimestampTz acquired_at,
+									TimestampTz expires_at, bool confirmed);
 extern void UidLeasePublishGrant(TimestampTz renewed_at, TimestampTz expires_at,
 								 int64 deadline_unix_ms, bool renewal);
 extern void UidLeasePublishLost(int worker_id);
@@ -145,9 +150,12 @@ extern void UidStoreUnlock(int worker_id);
 extern void UidStoreTake(int worker_id, const UidStoreHolder *holder,
 						 UidStoreLease *lease);
 extern int	UidStoreCountLeased(int pool_size);
-extern void UidStoreRenew(int worker_id, int64 token, int64 last_issued_unix_ms,
-						  int pool_size, UidStoreLease *lease);
-extern void UidStoreRelease(int worker_id, int64 token, int64 last_issued_unix_ms);
+extern void UidStoreRenew(int worker_id, int64 token, const UidStoreHolder *holder,
+						  int64 last_issued_unix_ms, int pool_size, UidStoreLease *lease);
+extern void UidStoreRelease(int worker_id, int64 token, const UidStoreHolder *holder,
+							int64 last_issued_unix_ms);
+extern void UidStoreCheckSessionLocks(int own_worker_id);
+extern void UidStoreWaitDurable(void);
 extern char *UidStoreTableSql(const char *schema, const char *owner);
 
 /*

@@ -180,9 +180,13 @@ UidConnDeadline(void)
 static void
 UidConnConnect(void)
 {
-	/* defaults first: values in the conninfo (expanded from dbname) win */
-	const char *const keys[] = {"fallback_application_name", "dbname", NULL};
-	const char *const vals[] = {"uid lease worker", uid_lease_conninfo, NULL};
+	/*
+	 * Defaults first: values in the conninfo (expanded from dbname) win.
+	 * Leases are written, so by default only a primary is accepted: with
+	 * several hosts libpq finds the one that took over after a failover.
+	 */
+	const char *const keys[] = {"fallback_application_name", "target_session_attrs", "dbname", NULL};
+	const char *const vals[] = {"uid lease worker", "read-write", uid_lease_conninfo, NULL};
 	TimestampTz deadline = UidConnDeadline();
 	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 
@@ -269,12 +273,17 @@ UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 	{
 		char	   *msg = pchomp(conn_result ? PQresultErrorMessage(conn_result) :
 								 PQerrorMessage(conn));
+		const char *state = conn_result ? PQresultErrorField(conn_result, PG_DIAG_SQLSTATE) : NULL;
+		int			sqlstate = ERRCODE_CONNECTION_FAILURE;
 
+		/* the store's own SQLSTATE, as dblink keeps it: the worker acts on some */
+		if (state != NULL && strlen(state) == 5)
+			sqlstate = MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]);
 		UidConnClearResult();
 		if (uid_lease_failure == UID_FAIL_NONE)
 			uid_lease_failure = UID_FAIL_STATEMENT;
 		ereport(ERROR,
-				(errcode(ERRCODE_CONNECTION_FAILURE),
+				(errcode(sqlstate),
 				 errmsg("uid lease store statement failed: %s", msg)));
 	}
 	rows = UidConnRowsNew(CurrentMemoryContext, PQntuples(conn_result), PQnfields(conn_result));
@@ -336,7 +345,8 @@ UidConnBegin(void)
 	conn_caller_cxt = CurrentMemoryContext;
 	if (conn_remote)
 	{
-		(void) UidConnExecRemote("BEGIN", 0, NULL);
+		/* what the store's defaults might say otherwise */
+		(void) UidConnExecRemote("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", 0, NULL);
 		return;
 	}
 	SetCurrentStatementStartTimestamp();

@@ -10,6 +10,20 @@
  * (OPERATOR(pg_catalog.=)) so that no object a store role creates is ever
  * picked; values are parameters; the one identifier, the schema, is quoted.
  *
+ * Sessions: the remote path pins the settings in every transaction (SET
+ * LOCAL), so that nothing leaks to other clients of a pooled connection, and
+ * checks there that the store session is still the server session it opened
+ * (pg_backend_pid()) and holds no other worker id's advisory lock: a
+ * connection pooler in transaction or statement mode is refused
+ * (UID_FAIL_POOLED), since advisory locks mean nothing through it.
+ *
+ * Failover (docs/leases.md, "Running the store highly available"): every
+ * acquisition draws a random fencing token, and renewals and releases
+ * prove the token and the holder's identity, so that a store that lost its
+ * latest commits can never hand the same token to two holders; and a
+ * lease write is acted on only once the store's standbys have it
+ * (UidStoreWaitDurable).
+ *
  * Trust (docs/leases.md, "Threat model"):
  *	- The lease schema and table are used only if owned by the role the
  *	  worker runs as in the store or by a superuser: whoever owns them can
@@ -27,12 +41,18 @@
 #include <limits.h>
 
 #include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/interrupt.h"
+#include "storage/latch.h"
 #include "storage/procarray.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "lease.h"
+
+UID_DECLARE_WAIT_EVENT(UidWaitStoreStandbys, "UidLeaseStoreStandbys")
 
 /* The session settings every store statement relies on (both paths). */
 static const struct
@@ -51,6 +71,8 @@ static const struct
 	{"default_transaction_read_only", "off"},
 	{"lock_timeout", "5s"},
 	{"statement_timeout", "1min"},
+	/* a commit waits for the synchronous standbys, whatever the store's default */
+	{"synchronous_commit", "on"},
 	/* Citus: the lease schema and table stay on the store node */
 	{"citus.enable_ddl_propagation", "off"},
 };
@@ -58,6 +80,7 @@ static const struct
 /* What UidStoreOpen knows of the session it opened. */
 static bool store_table_checked = false;
 static char store_qtable[NAMEDATALEN * 2 + 16];
+static int	store_session_pid = 0;	/* remote: the server session, 0 until known */
 
 /* ---------------------------------------------------------------------------
  * Values read back: parsed strictly and range-checked
@@ -220,24 +243,48 @@ UidStoreRemote(void)
 	return UidConnRemote();
 }
 
-/* A new remote session: pin the settings (those that exist on the store). */
 static void
-UidStorePinSettings(void)
+UidStoreRefusePooled(const char *detail)
+{
+	uid_lease_failure = UID_FAIL_POOLED;
+	ereport(ERROR,
+			(errcode(ERRCODE_UID_NO_WORKER_ID),
+			 errmsg("the uid lease store connection is not one server session: %s", detail),
+			 errhint("Advisory locks and session state mean nothing through a connection pooler in "
+					 "transaction or statement mode. Connect uid.lease_conninfo to the store directly, "
+					 "or through a pooler in session mode.")));
+}
+
+/*
+ * A remote transaction: pin the settings for this transaction only (those
+ * that exist on the store), and check that the server session is the one
+ * this connection started with.
+ */
+static void
+UidStorePinTransaction(void)
 {
 	const char *params[2 * lengthof(UidStoreSettings)];
 	StringInfoData sql;
+	UidConnRows *r;
+	int			pid;
 
 	initStringInfo(&sql);
-	appendStringInfoString(&sql, "SELECT ");
+	appendStringInfoString(&sql, "SELECT pg_catalog.pg_backend_pid()");
 	for (int i = 0; i < (int) lengthof(UidStoreSettings); i++)
 	{
-		appendStringInfo(&sql, "%sCASE WHEN pg_catalog.current_setting($%d::pg_catalog.text, true) IS NOT NULL"
-						 " THEN pg_catalog.set_config($%d::pg_catalog.text, $%d::pg_catalog.text, false) END",
-						 i > 0 ? ", " : "", 2 * i + 1, 2 * i + 1, 2 * i + 2);
+		appendStringInfo(&sql, ", CASE WHEN pg_catalog.current_setting($%d::pg_catalog.text, true) IS NOT NULL"
+						 " THEN pg_catalog.set_config($%d::pg_catalog.text, $%d::pg_catalog.text, true) END",
+						 2 * i + 1, 2 * i + 1, 2 * i + 2);
 		params[2 * i] = UidStoreSettings[i].name;
 		params[2 * i + 1] = UidStoreSettings[i].value;
 	}
-	(void) UidConnExec(sql.data, 2 * lengthof(UidStoreSettings), params);
+	r = UidConnExec(sql.data, 2 * lengthof(UidStoreSettings), params);
+	pid = (int) UidStoreInt(r, 0, 0, 1, INT_MAX, "pg_backend_pid()");
+	if (store_session_pid == 0)
+		store_session_pid = pid;
+	else if (pid != store_session_pid)
+		UidStoreRefusePooled(psprintf("this transaction runs in server process %d, the connection started in %d",
+									  pid, store_session_pid));
 }
 
 /*
@@ -247,15 +294,17 @@ UidStorePinSettings(void)
 static void
 UidStoreReadIdentity(UidStoreSession *session)
 {
-	UidConnRows *r = UidConnExec("SELECT CURRENT_USER, pg_catalog.current_database(),"
-								 " pg_catalog.pg_backend_pid(), pg_catalog.pg_postmaster_start_time()",
-								 0, NULL);
-	int			pid = (int) UidStoreInt(r, 0, 2, 1, INT_MAX, "pg_backend_pid()");
-	TimestampTz started = UidStoreTime(r, 0, 3, "pg_postmaster_start_time()", false);
+	UidConnRows *r;
+	TimestampTz started;
 
+	UidStoreBegin();
+	r = UidConnExec("SELECT CURRENT_USER, pg_catalog.current_database(),"
+					" pg_catalog.pg_postmaster_start_time()", 0, NULL);
+	started = UidStoreTime(r, 0, 2, "pg_postmaster_start_time()", false);
 	strlcpy(session->role, UidStoreText(r, 0, 0, "CURRENT_USER"), NAMEDATALEN);
 	strlcpy(session->database, UidStoreText(r, 0, 1, "current_database()"), NAMEDATALEN);
-	session->is_this_server = started == PgStartTime && BackendPidGetProc(pid) != NULL;
+	session->is_this_server = started == PgStartTime && BackendPidGetProc(store_session_pid) != NULL;
+	UidStoreCommit();
 }
 
 /*
@@ -302,7 +351,7 @@ UidStoreEnsureTable(void)
 	char	   *me;
 	char	   *qschema = (char *) quote_identifier(uid_lease_schema);
 
-	UidConnBegin();
+	UidStoreBegin();
 	r = UidConnExec(UID_SQL_CHECK_TABLE, 1, params);
 	if (r->nrows != 1)
 		UidStoreBadValue("the current role", NULL, "one row of pg_roles");
@@ -339,7 +388,7 @@ UidStoreOpen(UidStoreSession *session)
 	if (session->new_session)
 	{
 		store_table_checked = false;
-		UidStorePinSettings();
+		store_session_pid = 0;
 		UidStoreReadIdentity(session);
 		if (session->is_this_server)
 			return;
@@ -358,6 +407,8 @@ void
 UidStoreBegin(void)
 {
 	UidConnBegin();
+	if (UidConnRemote())
+		UidStorePinTransaction();
 }
 
 void
@@ -491,15 +542,64 @@ UidStoreLastIssuedMax(TimestampTz store_now)
 }
 
 /*
- * Takes worker_id if its row is missing, released or expired: a new token,
- * our identity, a fresh expiry.  found is false if the row is live (a
- * concurrent acquirer took it first; its row lock serialised us).
+ * A fencing token for a new acquisition: random and positive.  A token that
+ * counted up from the row's previous one would be drawn again by the next
+ * acquirer of a store that lost the latest commit in a failover, and two
+ * holders would then renew the same row with the same token.
+ */
+static int64
+UidStoreNewToken(void)
+{
+	uint64		token = 0;
+
+	while (token == 0)
+	{
+		if (!pg_strong_random(&token, sizeof(token)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not generate a random fencing token")));
+		token &= (uint64) PG_INT64_MAX;
+	}
+	return (int64) token;
+}
+
+/*
+ * The condition that a row is ours: the token, and the holder's identity
+ * (the server's system identifier, timeline and postmaster pid) that the
+ * acquisition recorded, in parameters $first to $first + 3.
+ */
+static char *
+UidStoreOursSql(int first)
+{
+	return psprintf(" AND l.token OPERATOR(pg_catalog.=) $%d::pg_catalog.int8"
+					" AND l.system_identifier OPERATOR(pg_catalog.=) $%d::pg_catalog.numeric"
+					" AND l.timeline OPERATOR(pg_catalog.=) $%d::pg_catalog.int4"
+					" AND l.pid OPERATOR(pg_catalog.=) $%d::pg_catalog.int4"
+					" AND l.released_at IS NULL",
+					first, first + 1, first + 2, first + 3);
+}
+
+/* Sets params[first .. first + 3] for UidStoreOursSql(first + 1). */
+static void
+UidStoreOursParams(const char **params, int first, int64 token, const UidStoreHolder *holder)
+{
+	params[first] = UidStoreIntParam(token);
+	params[first + 1] = psprintf(UINT64_FORMAT, holder->system_identifier);
+	params[first + 2] = UidStoreIntParam(holder->timeline);
+	params[first + 3] = UidStoreIntParam(holder->pid);
+}
+
+/*
+ * Takes worker_id if its row is missing, released or expired: a new random
+ * token, our identity, a fresh expiry.  found is false if the row is live
+ * (a concurrent acquirer took it first; its row lock serialised us).
  */
 void
 UidStoreTake(int worker_id, const UidStoreHolder *holder, UidStoreLease *lease)
 {
-	const char *params[7];
+	const char *params[8];
 	UidConnRows *r;
+	int64		token = UidStoreNewToken();
 
 	params[0] = UidStoreIntParam(worker_id);
 	params[1] = psprintf(UINT64_FORMAT, holder->system_identifier);
@@ -508,26 +608,30 @@ UidStoreTake(int worker_id, const UidStoreHolder *holder, UidStoreLease *lease)
 	params[4] = UidStoreIntParam(holder->port);
 	params[5] = UidStoreIntParam(holder->pid);
 	params[6] = UidStoreTtlParam();
+	params[7] = UidStoreIntParam(token);
 	r = UidConnExec(psprintf("INSERT INTO %s AS l (worker_id, token, system_identifier, timeline,"
 							 " host, port, pid, acquired_at, renewed_at, expires_at, released_at, last_issued_ms)"
-							 " SELECT $1::pg_catalog.int4, 1, $2::pg_catalog.numeric, $3::pg_catalog.int4,"
+							 " SELECT $1::pg_catalog.int4, $8::pg_catalog.int8, $2::pg_catalog.numeric, $3::pg_catalog.int4,"
 							 " $4::pg_catalog.text, $5::pg_catalog.int4, $6::pg_catalog.int4, n.now, n.now,"
 							 " n.now OPERATOR(pg_catalog.+) $7::pg_catalog.interval, NULL, 0"
 							 " FROM (SELECT pg_catalog.clock_timestamp() AS now) AS n"
-							 " ON CONFLICT (worker_id) DO UPDATE SET token = l.token OPERATOR(pg_catalog.+) 1::pg_catalog.int8,"
+							 " ON CONFLICT (worker_id) DO UPDATE SET token = EXCLUDED.token,"
 							 " system_identifier = EXCLUDED.system_identifier, timeline = EXCLUDED.timeline,"
 							 " host = EXCLUDED.host, port = EXCLUDED.port, pid = EXCLUDED.pid,"
 							 " acquired_at = EXCLUDED.acquired_at, renewed_at = EXCLUDED.renewed_at,"
 							 " expires_at = EXCLUDED.expires_at, released_at = NULL"
-							 " WHERE l.released_at IS NOT NULL"
-							 " OR l.expires_at OPERATOR(pg_catalog.<=) EXCLUDED.acquired_at"
+							 " WHERE (l.released_at IS NOT NULL"
+							 " OR l.expires_at OPERATOR(pg_catalog.<=) EXCLUDED.acquired_at)"
+							 " AND l.token OPERATOR(pg_catalog.<>) EXCLUDED.token"
 							 " RETURNING l.token, l.last_issued_ms, l.acquired_at, l.expires_at",
-							 store_qtable), 7, params);
+							 store_qtable), 8, params);
 	memset(lease, 0, sizeof(UidStoreLease));
 	lease->found = r->nrows == 1;
 	if (!lease->found)
 		return;
 	lease->token = UidStoreInt(r, 0, 0, 1, PG_INT64_MAX, "token");
+	if (lease->token != token)
+		UidStoreBadValue("token", UidStoreIntParam(lease->token), "the token just drawn");
 	lease->acquired_at = UidStoreTime(r, 0, 2, "acquired_at", true);
 	lease->store_now = lease->acquired_at;
 	lease->expires_at = UidStoreTime(r, 0, 3, "expires_at", true);
@@ -552,32 +656,32 @@ UidStoreCountLeased(int pool_size)
 }
 
 /*
- * Extends our lease, if the row still carries our token, and records our
- * last issued time; found is false if it does not (the lease was lost).
+ * Extends our lease, if the row still carries our token and names us, and
+ * records our last issued time; found is false if it does not (the lease
+ * was lost).
  */
 void
-UidStoreRenew(int worker_id, int64 token, int64 last_issued_unix_ms, int pool_size,
-			  UidStoreLease *lease)
+UidStoreRenew(int worker_id, int64 token, const UidStoreHolder *holder,
+			  int64 last_issued_unix_ms, int pool_size, UidStoreLease *lease)
 {
-	const char *params[5];
+	const char *params[8];
 	UidConnRows *r;
 
 	params[0] = UidStoreIntParam(worker_id);
-	params[1] = UidStoreIntParam(token);
-	params[2] = UidStoreTtlParam();
-	params[3] = UidStoreIntParam(last_issued_unix_ms);
-	params[4] = UidStoreIntParam(pool_size);
+	params[1] = UidStoreTtlParam();
+	params[2] = UidStoreIntParam(last_issued_unix_ms);
+	params[3] = UidStoreIntParam(pool_size);
+	UidStoreOursParams(params, 4, token, holder);
 	r = UidConnExec(psprintf("UPDATE %s AS l SET renewed_at = n.now,"
-							 " expires_at = n.now OPERATOR(pg_catalog.+) $3::pg_catalog.interval,"
-							 " last_issued_ms = GREATEST(l.last_issued_ms, $4::pg_catalog.int8)"
+							 " expires_at = n.now OPERATOR(pg_catalog.+) $2::pg_catalog.interval,"
+							 " last_issued_ms = GREATEST(l.last_issued_ms, $3::pg_catalog.int8)"
 							 " FROM (SELECT pg_catalog.clock_timestamp() AS now) AS n"
-							 " WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
-							 " AND l.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8 AND l.released_at IS NULL"
+							 " WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4%s"
 							 " RETURNING n.now, l.expires_at,"
 							 " (SELECT pg_catalog.count(*) FROM %s AS u WHERE u.released_at IS NULL"
 							 "  AND u.expires_at OPERATOR(pg_catalog.>) n.now"
-							 "  AND u.worker_id OPERATOR(pg_catalog.<) $5::pg_catalog.int4)",
-							 store_qtable, store_qtable), 5, params);
+							 "  AND u.worker_id OPERATOR(pg_catalog.<) $4::pg_catalog.int4)",
+							 store_qtable, UidStoreOursSql(5), store_qtable), 8, params);
 	memset(lease, 0, sizeof(UidStoreLease));
 	lease->found = r->nrows == 1;
 	if (!lease->found)
@@ -589,19 +693,151 @@ UidStoreRenew(int worker_id, int64 token, int64 last_issued_unix_ms, int pool_si
 	lease->leased = (int) UidStoreInt(r, 0, 2, 0, pool_size, "leased worker ids");
 }
 
-/* Marks our row released, with a bound of what we issued. */
+/* Marks our row released (if it is ours), with a bound of what we issued. */
 void
-UidStoreRelease(int worker_id, int64 token, int64 last_issued_unix_ms)
+UidStoreRelease(int worker_id, int64 token, const UidStoreHolder *holder,
+				int64 last_issued_unix_ms)
 {
-	const char *params[3];
+	const char *params[6];
 
 	params[0] = UidStoreIntParam(worker_id);
-	params[1] = UidStoreIntParam(token);
-	params[2] = UidStoreIntParam(last_issued_unix_ms);
+	params[1] = UidStoreIntParam(last_issued_unix_ms);
+	UidStoreOursParams(params, 2, token, holder);
 	(void) UidConnExec(psprintf("UPDATE %s AS l SET released_at = pg_catalog.clock_timestamp(),"
-								" last_issued_ms = GREATEST(l.last_issued_ms, $3::pg_catalog.int8)"
-								" WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
-								" AND l.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8"
-								" AND l.released_at IS NULL",
-								store_qtable), 3, params);
+								" last_issued_ms = GREATEST(l.last_issued_ms, $2::pg_catalog.int8)"
+								" WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4%s",
+								store_qtable, UidStoreOursSql(3)), 6, params);
+}
+
+/*
+ * Remote: the advisory locks of worker ids that this server session holds
+ * must be ours alone, own_worker_id's (or none, -1).  A lock on another id
+ * means the session is shared with another generator: a pooler.
+ */
+void
+UidStoreCheckSessionLocks(int own_worker_id)
+{
+	const char *params[2];
+	UidConnRows *r;
+	int64		others;
+
+	if (!UidConnRemote())
+		return;
+	params[0] = uid_lease_schema;
+	params[1] = UidStoreIntParam(own_worker_id);
+	r = UidConnExec("SELECT pg_catalog.count(*) FROM pg_catalog.pg_locks AS k"
+					" WHERE k.locktype OPERATOR(pg_catalog.=) 'advisory'::pg_catalog.text AND k.granted"
+					" AND k.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid()"
+					" AND k.classid OPERATOR(pg_catalog.=) pg_catalog.hashtext($1::pg_catalog.text)::pg_catalog.oid"
+					" AND k.objsubid OPERATOR(pg_catalog.=) 2::pg_catalog.int2"
+					" AND k.objid OPERATOR(pg_catalog.<>) $2::pg_catalog.int4::pg_catalog.oid",
+					2, params);
+	others = UidStoreInt(r, 0, 0, 0, UID_MAX_WORKER + 1, "advisory locks of other worker ids");
+	if (others > 0)
+		UidStoreRefusePooled(psprintf("its server session holds the advisory locks of %lld other worker ids",
+									  (long long) others));
+}
+
+/* ---------------------------------------------------------------------------
+ * Durability: a lease write is acted on once the store's standbys have it
+ * ------------------------------------------------------------------------- */
+
+/*
+ * How far the standbys that could take over from the store are behind
+ * position $1 (NULL: the store's WAL position now, which is past the commit
+ * of every transaction this session ended): the synchronous ones if it has
+ * any, else every physical standby streaming from it (logical replication
+ * and base backups do not take over).  Returns the position, the standbys
+ * looked at, those behind, and those whose position the store role may not
+ * see (it needs pg_read_all_stats).
+ */
+#define UID_SQL_STANDBYS_BEHIND \
+	"WITH w AS (SELECT COALESCE($1::pg_catalog.pg_lsn, pg_catalog.pg_current_wal_insert_lsn()) AS lsn)," \
+	" s AS (SELECT 1 AS one, r.sync_state, r.flush_lsn, r.state FROM pg_catalog.pg_stat_replication AS r" \
+	"  WHERE r.state IS DISTINCT FROM 'backup'::pg_catalog.text" \
+	"  AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots AS p" \
+	"   WHERE p.active_pid OPERATOR(pg_catalog.=) r.pid AND p.slot_type OPERATOR(pg_catalog.=) 'logical'::pg_catalog.text))," \
+	" c AS (SELECT * FROM s WHERE NOT EXISTS (SELECT 1 FROM s AS y" \
+	"   WHERE y.sync_state OPERATOR(pg_catalog.=) ANY ('{sync,quorum}'::pg_catalog.text[]))" \
+	"  OR s.sync_state OPERATOR(pg_catalog.=) ANY ('{sync,quorum}'::pg_catalog.text[]))" \
+	" SELECT w.lsn, pg_catalog.count(c.one)," \
+	" pg_catalog.count(c.one) FILTER (WHERE c.flush_lsn OPERATOR(pg_catalog.<) w.lsn)," \
+	" pg_catalog.count(c.one) FILTER (WHERE c.flush_lsn IS NULL)" \
+	" FROM w LEFT JOIN c ON true GROUP BY w.lsn"
+
+/*
+ * One look at the standbys: true if none that matters is behind *lsn (the
+ * first look sets it); ERROR if their positions cannot be seen.  *behind,
+ * *total for the message.
+ */
+static bool
+UidStoreStandbysHave(const char **lsn, int64 *behind, int64 *total)
+{
+	const char *params[1] = {*lsn};
+	UidConnRows *r;
+	int64		hidden;
+
+	UidStoreBegin();
+	r = UidConnExec(UID_SQL_STANDBYS_BEHIND, 1, params);
+	*lsn = pstrdup(UidStoreText(r, 0, 0, "pg_current_wal_insert_lsn()"));
+	*total = UidStoreInt(r, 0, 1, 0, INT_MAX, "standbys");
+	*behind = UidStoreInt(r, 0, 2, 0, INT_MAX, "standbys behind");
+	hidden = UidStoreInt(r, 0, 3, 0, INT_MAX, "standbys not visible");
+	UidStoreCommit();
+	if (hidden > 0)
+	{
+		uid_lease_failure = UID_FAIL_NOT_DURABLE;
+		ereport(ERROR,
+				(errcode(ERRCODE_UID_NO_WORKER_ID),
+				 errmsg("the uid lease store has %lld standbys whose replay position the lease role may not see",
+						(long long) hidden),
+				 errhint("Grant pg_monitor (or pg_read_all_stats) to the lease role in the store, so that a lease "
+						 "is used only once the standbys have it; or set uid.lease_wait_for_standbys = off "
+						 "to accept that a failover of the store can hand a worker id out twice.")));
+	}
+	return *behind == 0;
+}
+
+/*
+ * After a committed acquisition or renewal (remote stores): waits until the
+ * standbys that could take over from the store have flushed it, polling
+ * with a growing pause, at most as long as one statement may take; ERROR
+ * (UID_FAIL_NOT_DURABLE) if they do not.  A lease write that a failover
+ * of the store could lose is thus never acted on.  A local store moves
+ * with this server itself and is not waited for.
+ */
+void
+UidStoreWaitDurable(void)
+{
+	const char *lsn = NULL;
+	int64		behind = 0;
+	int64		total = 0;
+	long		pause_ms = 1;
+	TimestampTz deadline;
+
+	if (!UidConnRemote() || !uid_lease_wait_for_standbys)
+		return;
+	deadline = GetCurrentTimestamp() + (TimestampTz) Max(uid_lease_renew_interval_ms, 1000) * 1000;
+	while (!UidStoreStandbysHave(&lsn, &behind, &total))
+	{
+		if (GetCurrentTimestamp() >= deadline)
+		{
+			uid_lease_failure = UID_FAIL_NOT_DURABLE;
+			ereport(ERROR,
+					(errcode(ERRCODE_UID_NO_WORKER_ID),
+					 errmsg("%lld of the %lld standbys of the uid lease store have not confirmed the lease write at %s",
+							(long long) behind, (long long) total, lsn),
+					 errhint("A lease write that a failover of the store could lose is not acted on. "
+							 "Check the store's replication (pg_stat_replication).")));
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, pause_ms,
+						 UidWaitStoreStandbys());
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		if (ShutdownRequestPending)
+			ereport(ERROR,
+					(errcode(ERRCODE_ADMIN_SHUTDOWN),
+					 errmsg("waiting for the standbys of the uid lease store: interrupted, the uid lease worker is shutting down")));
+		pause_ms = Min(pause_ms * 2, 50);
+	}
 }

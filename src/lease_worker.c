@@ -17,10 +17,19 @@
  *	  uid.lease_max_clock_skew, checked at every acquisition and renewal, so
  *	  a later holder (who starts only after the expiry, or after a clean
  *	  release and the released holder's last issued ms) cannot repeat an ID.
- *	- A renewal that finds another token revokes the worker id at once, and
+ *	- Tokens are random, and a renewal proves the token and the holder's
+ *	  identity (system identifier, timeline, postmaster pid) recorded in the
+ *	  row.  A renewal that finds neither revokes the worker id at once, and
  *	  the next step takes a free one.  A renewal never waits for a lock: if
  *	  its advisory lock went with a lost session and another session holds
- *	  it now, the token alone decides.
+ *	  it now, the row that still names us decides.
+ *	- A remote store's acquisitions and renewals are acted on only once its
+ *	  standbys have them (UidStoreWaitDurable): a write that a failover of
+ *	  the store could lose never lets this server issue.  An acquisition not
+ *	  yet confirmed is held (renewed, released at exit) but not granted.
+ *	- A store connection that turns out not to be one server session (a
+ *	  pooler in transaction mode) is refused for good: the grant is revoked
+ *	  at once, and only uid_lease_acquire() tries the store again.
  *
  * The worker's own state is `me`; what backends see goes through the
  * UidLeasePublish* functions of lease.c.  Each cycle runs in a memory
@@ -59,8 +68,13 @@ UID_DECLARE_WAIT_EVENT(UidWaitLeasePreviousHolder, "UidLeasePreviousHolder")
 static struct
 {
 	bool		held;			/* the store's row carries our token */
+	bool		granted;		/* the generator was granted it (confirmed) */
 	int			worker_id;
 	int64		token;
+	int64		prev_last_issued_unix_ms;	/* the previous holder's, until granted */
+	UidStoreHolder holder;		/* who we are, as our rows record it */
+	bool		store_refused;	/* the store connection was found pooled */
+	uint64		refused_request;	/* uid_lease_acquire() calls before that */
 	int64		deadline_unix_ms;	/* grant deadline on our clock */
 	int64		next_renew_unix_ms;
 	bool		lock_held;		/* our session holds the id's advisory lock */
@@ -112,7 +126,12 @@ UidLeaseCheckSettings(void)
 				 errdetail("A lease would stop issuing IDs before its first renewal.")));
 	if (uid_lease_safety_margin_ms <= 2 * uid_lease_max_clock_skew_ms)
 		ereport(WARNING,
-				(errmsg("uid: uid.lease_safety_margin should exceed twice uid.lease_max_clock_skew")));
+				(errmsg("uid: uid.lease_safety_margin (%d ms) is not more than twice uid.lease_max_clock_skew (%d ms)",
+						uid_lease_safety_margin_ms, uid_lease_max_clock_skew_ms),
+				 errdetail("Two servers whose clocks differ by the largest skew accepted could then both issue IDs "
+						   "with one worker id in the millisecond the lease changes hands."),
+				 errhint("Raise uid.lease_safety_margin above %lld ms, or lower uid.lease_max_clock_skew.",
+						 2 * (long long) uid_lease_max_clock_skew_ms)));
 }
 
 /* Raises ERROR if the store's clock is too far from ours. */
@@ -194,7 +213,7 @@ UidLeaseOpenStore(void)
 	return session.new_session;
 }
 
-/* Publishes a held lease to the generator and the status. */
+/* Publishes a held, confirmed lease to the generator and the status. */
 static void
 UidLeaseGrant(TimestampTz store_now, TimestampTz store_expires, bool renewal)
 {
@@ -247,9 +266,7 @@ UidLeaseTakeFreeId(TimestampTz store_now, UidStoreLease *taken, int64 *before, i
 	UidStoreFreeId ids[UID_STORE_MAX_CANDIDATES] = {{0}};
 	int			n = UidStoreFreeIds(uid_lease_pool_size, ids, lengthof(ids));
 	int64		last_max = UidStoreLastIssuedMax(store_now);
-	UidStoreHolder holder = {0};
 
-	UidLeaseReadHolder(&holder);
 	for (int i = 0; i < n; i++)
 	{
 		int			id = ids[i].worker_id;
@@ -261,9 +278,10 @@ UidLeaseTakeFreeId(TimestampTz store_now, UidStoreLease *taken, int64 *before, i
 		if (me.bad_id[id])
 			continue;
 		me.lock_held = UidStoreTryLock(id);
+		UidStoreCheckSessionLocks(me.lock_held ? id : -1);
 		me.taking = id;
 		*before = UidClockNowUnixMs();
-		UidStoreTake(id, &holder, taken);
+		UidStoreTake(id, &me.holder, taken);
 		*after = UidClockNowUnixMs();
 		me.taking = -1;
 		if (taken->found)
@@ -300,9 +318,34 @@ UidLeasePassPreviousHolder(int64 prev_last_unix_ms)
 }
 
 /*
- * Takes a free worker id: checks the clocks, takes the lowest free id, and
+ * Acts on a confirmed lease write (an acquisition, or a renewal), whose
+ * statement was sent at local_before: the deadline moves; the first time,
  * once this server's clock has passed the previous holder's last issued
- * time, grants it to the generator.
+ * time, the worker id is granted to the generator.
+ */
+static void
+UidLeaseActOn(int64 local_before, TimestampTz store_now, TimestampTz store_expires, bool renewal)
+{
+	me.deadline_unix_ms = UidLeaseDeadline(local_before, store_now, store_expires);
+	if (me.granted)
+	{
+		UidLeaseGrant(store_now, store_expires, renewal);
+		return;
+	}
+	if (!UidLeasePassPreviousHolder(me.prev_last_issued_unix_ms))
+		return;
+	me.granted = true;
+	UidLeaseGrant(store_now, store_expires, false);
+	ereport(LOG,
+			(errmsg("uid: acquired worker id %d (fencing token %lld) from the lease store",
+					me.worker_id, (long long) me.token),
+			 errdetail("IDs are issued after the previous holder's last issued time (%lld ms since 1970), until %d ms before the lease expires unless it is renewed.",
+					   (long long) me.prev_last_issued_unix_ms, uid_lease_safety_margin_ms)));
+}
+
+/*
+ * Takes a free worker id: checks the clocks, takes the lowest free id, and
+ * once the store's standbys have the acquisition, acts on it.
  */
 static void
 UidLeaseAcquire(void)
@@ -335,22 +378,18 @@ UidLeaseAcquire(void)
 
 	/* From here on the store says we hold it: release it when we go. */
 	me.held = true;
+	me.granted = false;
 	me.worker_id = chosen;
 	me.token = taken.token;
 	me.lock_warned = false;
-	me.deadline_unix_ms = UidLeaseDeadline(before, taken.store_now, taken.expires_at);
+	me.prev_last_issued_unix_ms = taken.prev_last_issued_unix_ms;
 	me.next_renew_unix_ms = before + uid_lease_renew_interval_ms;
-	UidLeasePublishAcquired(chosen, me.token, taken.acquired_at, taken.expires_at);
+	UidLeasePublishAcquired(chosen, me.token, taken.acquired_at, taken.expires_at,
+							!UidStoreRemote() || !uid_lease_wait_for_standbys);
 	UidLeaseNotePool(leased);
 
-	if (!UidLeasePassPreviousHolder(taken.prev_last_issued_unix_ms))
-		return;
-	UidLeaseGrant(taken.store_now, taken.expires_at, false);
-	ereport(LOG,
-			(errmsg("uid: acquired worker id %d (fencing token %lld) from the lease store",
-					chosen, (long long) me.token),
-			 errdetail("IDs are issued after the previous holder's last issued time (%lld ms since 1970), until %d ms before the lease expires unless it is renewed.",
-					   (long long) taken.prev_last_issued_unix_ms, uid_lease_safety_margin_ms)));
+	UidStoreWaitDurable();
+	UidLeaseActOn(before, taken.store_now, taken.expires_at, false);
 }
 
 /* The lease is no longer ours in the store: stop at once. */
@@ -359,9 +398,10 @@ UidLeaseLost(void)
 {
 	(void) UidGeneratorRevoke();
 	me.held = false;
+	me.granted = false;
 	UidLeasePublishLost(me.worker_id);
 	ereport(WARNING,
-			(errmsg("uid: lost the lease on worker id %d: the lease store no longer holds fencing token %lld",
+			(errmsg("uid: lost the lease on worker id %d: its row in the lease store no longer holds fencing token %lld for this server",
 					me.worker_id, (long long) me.token),
 			 errdetail("uid_next() stopped issuing IDs with this worker id at once."),
 			 errhint("The lease worker will take another free worker id.")));
@@ -380,7 +420,7 @@ UidLeaseRetakeLock(void)
 	if (!me.lock_held && !me.lock_warned)
 		ereport(LOG,
 				(errmsg("uid: another session holds the advisory lock on worker id %d in the lease store; "
-						"the lease is renewed by its fencing token", me.worker_id)));
+						"the lease is renewed while its row names this server with its fencing token", me.worker_id)));
 	me.lock_warned = !me.lock_held;
 }
 
@@ -402,8 +442,9 @@ UidLeaseRenew(void)
 		me.lock_held = false;	/* the old session's locks went with it */
 	UidStoreBegin();
 	UidLeaseRetakeLock();
+	UidStoreCheckSessionLocks(me.lock_held ? me.worker_id : -1);
 	before = UidClockNowUnixMs();
-	UidStoreRenew(me.worker_id, me.token, last, uid_lease_pool_size, &renewed);
+	UidStoreRenew(me.worker_id, me.token, &me.holder, last, uid_lease_pool_size, &renewed);
 	after = UidClockNowUnixMs();
 	if (!renewed.found)
 	{
@@ -417,15 +458,15 @@ UidLeaseRenew(void)
 	/* a clock that drifted away: do not extend the deadline (rolls back) */
 	UidLeaseCheckSkew(before, after, renewed.store_now);
 	UidStoreCommit();
-
-	me.deadline_unix_ms = UidLeaseDeadline(before, renewed.store_now, renewed.expires_at);
 	me.next_renew_unix_ms = before + uid_lease_renew_interval_ms;
+	UidStoreWaitDurable();
+
 	failures = UidLeaseConsecutiveFailures();
-	if (failures > 0)
+	if (failures > 0 && me.granted)
 		ereport(LOG,
 				(errmsg("uid: renewed the lease on worker id %d after %d failed attempts",
 						me.worker_id, failures)));
-	UidLeaseGrant(renewed.store_now, renewed.expires_at, true);
+	UidLeaseActOn(before, renewed.store_now, renewed.expires_at, true);
 	UidLeaseNotePool(renewed.leased);
 }
 
@@ -441,9 +482,10 @@ UidLeaseRelease(void)
 
 	/* whatever happens below, we no longer hold it (see UidLeaseTry) */
 	me.held = false;
+	me.granted = false;
 	(void) UidLeaseOpenStore();
 	UidStoreBegin();
-	UidStoreRelease(me.worker_id, me.token, last_unix_ms);
+	UidStoreRelease(me.worker_id, me.token, &me.holder, last_unix_ms);
 	if (me.lock_held)
 		UidStoreUnlock(me.worker_id);
 	me.lock_held = false;
@@ -453,13 +495,56 @@ UidLeaseRelease(void)
 					me.worker_id, (long long) me.token, (long long) last_unix_ms)));
 }
 
+/*
+ * A store connection that is not one server session: stop issuing at once
+ * (our advisory lock proves nothing there) and use the store no more,
+ * until uid_lease_acquire() asks again.  The row expires by itself.
+ */
+static void
+UidLeaseRefusePooledStore(ErrorData *edata, uint64 request)
+{
+	if (me.held)
+		(void) UidGeneratorRevoke();
+	me.held = false;
+	me.granted = false;
+	me.store_refused = true;
+	me.refused_request = request;
+	UidStoreClose();
+	ereport(WARNING,
+			(errmsg("uid: refusing the lease store: %s", edata->message),
+			 edata->hint ? errhint("%s", edata->hint) : 0,
+			 errdetail("uid_next() stopped issuing IDs; the lease worker tries the store again after uid_lease_acquire() or a restart.")));
+	UidLeasePublishFailure(UID_FAIL_POOLED, edata->message, false, UID_LEASE_STORE_POOLED);
+}
+
+/*
+ * The hint for a failure to reach the store's primary: a store that failed
+ * over is found only if the connection string names every member.
+ */
+static const char *
+UidLeaseStoreErrorHint(ErrorData *edata, UidLeaseFailure kind)
+{
+	if (edata->sqlerrcode == ERRCODE_READ_ONLY_SQL_TRANSACTION || kind == UID_FAIL_CONNECT)
+		return "If the lease store failed over, this address may no longer reach its primary (a standby is read-only). "
+			"To follow the store's primary, name every member of the store in uid.lease_conninfo "
+			"(host=a,b,c) with target_session_attrs=read-write, or an address that always reaches the primary.";
+	return edata->hint;
+}
+
 /* Records a failed operation: logs each different error once, publishes it. */
 static void
-UidLeaseNoteFailure(ErrorData *edata)
+UidLeaseNoteFailure(ErrorData *edata, uint64 request)
 {
 	UidLeaseFailure kind = uid_lease_failure != UID_FAIL_NONE ? uid_lease_failure : UID_FAIL_STATEMENT;
 	const char *message = edata->message ? edata->message : "unknown error";
+	const char *hint = UidLeaseStoreErrorHint(edata, kind);
+	bool		usable = me.held && me.granted;
 
+	if (kind == UID_FAIL_POOLED)
+	{
+		UidLeaseRefusePooledStore(edata, request);
+		return;
+	}
 	if (kind == UID_FAIL_VALUE && me.taking >= 0)
 		UidLeaseSkipId(me.taking, message);
 	if (ShutdownRequestPending && edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
@@ -467,12 +552,13 @@ UidLeaseNoteFailure(ErrorData *edata)
 	if (strncmp(me.last_logged_error, message, sizeof(me.last_logged_error) - 1) != 0)
 		ereport(LOG,
 				(errmsg("uid: lease store operation failed: %s", message),
-				 edata->hint ? errhint("%s", edata->hint) : 0,
-				 me.held ? errdetail("Worker id %d stays usable until %d ms before its lease expires; the worker retries every %d ms.",
-									 me.worker_id, uid_lease_safety_margin_ms,
-									 uid_lease_renew_interval_ms) : 0));
+				 hint ? errhint("%s", hint) : 0,
+				 usable ? errdetail("Worker id %d stays usable until %d ms before its lease expires; the worker retries every %d ms.",
+									me.worker_id, uid_lease_safety_margin_ms,
+									uid_lease_renew_interval_ms) : 0));
 	strlcpy(me.last_logged_error, message, sizeof(me.last_logged_error));
-	UidLeasePublishFailure(kind, message, me.held,
+	UidLeasePublishFailure(kind, message, usable,
+						   me.held ? UID_LEASE_UNCONFIRMED :
 						   kind == UID_FAIL_CLOCK_SKEW ? UID_LEASE_CLOCK_SKEW : UID_LEASE_STORE_ERROR);
 }
 
@@ -481,7 +567,7 @@ UidLeaseNoteFailure(ErrorData *edata)
  * returns false.  The worker never exits for a store problem.
  */
 static bool
-UidLeaseTry(void (*operation) (void))
+UidLeaseTry(void (*operation) (void), uint64 request)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	volatile bool ok = true;
@@ -509,7 +595,7 @@ UidLeaseTry(void (*operation) (void))
 			LockReleaseSession(USER_LOCKMETHOD);
 			me.lock_held = false;
 		}
-		UidLeaseNoteFailure(edata);
+		UidLeaseNoteFailure(edata, request);
 		FreeErrorData(edata);
 		ok = false;
 	}
@@ -531,20 +617,25 @@ UidLeaseWorkerExit(int code, Datum arg)
 	UidLeaseWorkerDetach();
 }
 
-/* A held lease: renew when due, stop at the deadline; returns ms to sleep. */
+/*
+ * A held lease: renew when due (a lease not yet confirmed is granted by the
+ * first confirmed renewal), stop at the deadline; returns ms to sleep.
+ */
 static long
-UidLeaseStepHeld(void)
+UidLeaseStepHeld(uint64 request)
 {
 	int64		now = UidClockNowUnixMs();
 
 	if (now >= me.next_renew_unix_ms)
 	{
-		if (!UidLeaseTry(UidLeaseRenew))
+		if (!UidLeaseTry(UidLeaseRenew, request))
 			me.next_renew_unix_ms = now + uid_lease_renew_interval_ms;
 		if (!me.held)
 			return uid_lease_renew_interval_ms;
 		now = UidClockNowUnixMs();
 	}
+	if (!me.granted)
+		return Max(me.next_renew_unix_ms - now, 1);
 	if (now > me.deadline_unix_ms)
 	{
 		UidLeasePublishState(UID_LEASE_EXPIRED);
@@ -569,14 +660,19 @@ UidLeaseStep(void)
 	if (UidLeaseTakeRequest(&request))
 	{
 		if (me.held)
-			(void) UidLeaseTry(UidLeaseRelease);
+			(void) UidLeaseTry(UidLeaseRelease, request);
 		me.held = false;
 		UidLeasePublishReleased(UID_LEASE_RELEASED);
 	}
+	else if (me.store_refused && request == me.refused_request)
+		sleep_ms = uid_lease_renew_interval_ms; /* nothing until uid_lease_acquire() */
 	else if (!me.held)
-		(void) UidLeaseTry(UidLeaseAcquire);
+	{
+		me.store_refused = false;
+		(void) UidLeaseTry(UidLeaseAcquire, request);
+	}
 	else
-		sleep_ms = UidLeaseStepHeld();
+		sleep_ms = UidLeaseStepHeld(request);
 	UidLeaseRequestDone(request);
 	return sleep_ms;
 }
@@ -660,7 +756,7 @@ UidLeaseReleaseAtExit(void)
 	MemoryContextReset(me.cycle_cxt);
 	MemoryContextSwitchTo(me.cycle_cxt);
 	UidStoreFinalRelease();
-	(void) UidLeaseTry(UidLeaseRelease);
+	(void) UidLeaseTry(UidLeaseRelease, 0);
 	UidLeasePublishReleased(UID_LEASE_STOPPED);
 }
 
@@ -681,8 +777,10 @@ uid_lease_worker_main(Datum main_arg)
 	me.cycle_cxt = AllocSetContextCreate(TopMemoryContext, "uid lease worker cycle",
 										 ALLOCSET_DEFAULT_SIZES);
 	UidLeaseWorkerAttach();
+	UidLeaseReadHolder(&me.holder);
 	/* a restarted worker's advisory lock went with its old session */
 	me.held = UidLeaseResumeHeld(&me.worker_id, &me.token);
+	me.granted = me.held;
 
 	UidLeaseCheckSettings();
 	ereport(LOG, (errmsg("uid lease worker started; lease store: %s", store)));

@@ -18,6 +18,9 @@
 #   UID_TEST_ONLY="unit regress isolation pgtap tap"   pick suites
 #   UID_PROVE_TESTS="test/t/060_replicas.pl"      pick Perl TAP files
 #   UID_SKIP_DEPS=1         do not install packages
+#   UID_REQUIRE_ENGINES=1   a TAP test whose engine (Patroni, etcd,
+#                           pgbouncer) is missing fails instead of
+#                           skipping itself (.ci/run sets it)
 #   UID_KEEP=1              keep each version's working copy even if it passed
 #   UID_TEST_TMP=/some/dir  where the working copies go (default /tmp)
 #
@@ -198,7 +201,8 @@ for v in $versions; do
 	dir=$work/$v
 	uid_copy_tree "$dir"
 	env=(UID_RUN_SUITES=1 PG_CONFIG="$pc" UID_UPGRADE_FROM_PG_CONFIGS="$from_pcs"
-		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}")
+		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}"
+		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}")
 	set +e
 	if [ "$(id -u)" = 0 ]; then
 		# the servers never run as root: the postgres OS user runs the copy

@@ -8,10 +8,12 @@ use Test::More;
 use Exporter 'import';
 use Time::HiRes qw(usleep);
 use PostgreSQL::Test::Utils;
+use IPC::Run;
 
 our @EXPORT = qw(lease_node wait_held try_next_sql uid_epoch_ms kill9_and_start
   hostile_role plant_operators plant_lease_table is_superuser poll_within
-  started_lease_node);
+  started_lease_node load_setup load_start load_stop issued_count issued_ids
+  duplicates_among refusal_seconds);
 
 use constant uid_epoch_ms => 1767225600000;
 
@@ -181,6 +183,88 @@ sub poll_within
 	my ($node, $seconds, $sql, $db) = @_;
 	local $PostgreSQL::Test::Utils::timeout_default = $seconds;
 	return $node->poll_query_until($db // 'postgres', $sql);
+}
+
+# --- load: generators issuing IDs while the store fails over (02x) ---
+
+# In $node: table ids (every ID issued), refusals (every failed draw) and
+# draw(), which issues 20 IDs or records why it could not.
+sub load_setup
+{
+	my ($node) = @_;
+	$node->safe_psql('postgres', q{
+CREATE TABLE ids (id bigint NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp());
+CREATE TABLE refusals (at timestamptz NOT NULL DEFAULT clock_timestamp(), state text NOT NULL);
+CREATE FUNCTION draw() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO ids (id) SELECT uid_next() FROM generate_series(1, 20);
+EXCEPTION WHEN OTHERS THEN
+	INSERT INTO refusals (state) VALUES (SQLSTATE);
+	PERFORM pg_sleep(0.01);	-- a refused draw does not spin
+END $$;
+});
+	return;
+}
+
+# pgbench in the background: $clients sessions calling draw(), 100 times a
+# second in all (2000 IDs a second), until load_stop (its time limit is
+# only a backstop).
+sub load_start
+{
+	my ($node, $clients) = @_;
+	my $script = $node->basedir . '/draw.sql';
+	open my $fh, '>', $script or die $!;
+	print $fh "SELECT draw();\n";
+	close $fh;
+	my ($out, $err) = ('', '');
+	return IPC::Run::start(
+		[ 'pgbench', '-n', '-c', $clients // 2, '-R', 100, '-T', 900, '-f', $script,
+			'-h', $node->host, '-p', $node->port, 'postgres' ],
+		'<', \undef, '>', \$out, '2>', \$err);
+}
+
+sub load_stop
+{
+	my ($h) = @_;
+	$h->kill_kill(grace => 5);
+	return;
+}
+
+sub issued_count
+{
+	my ($node) = @_;
+	return $node->safe_psql('postgres', 'SELECT count(*) FROM ids');
+}
+
+sub issued_ids
+{
+	my ($node) = @_;
+	return split /\n/, $node->safe_psql('postgres', 'SELECT id FROM ids');
+}
+
+# How many IDs were issued more than once, by one server or across them:
+# each argument a node, or a reference to the list of IDs of a node that
+# has been stopped.
+sub duplicates_among
+{
+	my (@sources) = @_;
+	my %seen;
+	my $dupes = 0;
+	for my $src (@sources)
+	{
+		$dupes++ for grep { $seen{$_}++ } (ref $src eq 'ARRAY' ? @$src : issued_ids($src));
+	}
+	return $dupes;
+}
+
+# The span of time in which $node refused uid_next() with UID02 (s), and
+# how many draws it refused.
+sub refusal_seconds
+{
+	my ($node) = @_;
+	return split /\|/, $node->safe_psql('postgres', q{
+SELECT round(COALESCE(extract(epoch FROM max(at) - min(at)), 0)::numeric, 1), count(*)
+FROM refusals WHERE state = 'UID02'});
 }
 
 1;
