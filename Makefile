@@ -30,13 +30,16 @@ DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 
 # pg_regress: every sql/*.sql that is not an install or upgrade script.
 REGRESS      = $(sort $(notdir $(basename $(filter-out sql/$(EXTENSION)--%,$(wildcard sql/*.sql)))))
+# The test database is UTF8 with the C locale (and the temporary server's
+# locale C), whatever the machine's: the expected output does not depend on it.
 REGRESS_OPTS = --temp-instance=tmp_check --temp-config=test/uid_test.conf \
-	--load-extension=$(EXTENSION)
+	--load-extension=$(EXTENSION) --encoding=UTF8 --no-locale
 
 # Isolation specs live in test/isolation/{specs,expected}.
 ISOLATION      = $(sort $(notdir $(basename $(wildcard test/isolation/specs/*.spec))))
 ISOLATION_OPTS = --inputdir=test/isolation --temp-instance=tmp_check_iso \
-	--temp-config=test/uid_test.conf --load-extension=$(EXTENSION)
+	--temp-config=test/uid_test.conf --load-extension=$(EXTENSION) \
+	--encoding=UTF8 --no-locale
 
 # Perl TAP tests (PostgreSQL::Test::Cluster) live in test/t.
 TAP_TESTS   = 1

@@ -166,15 +166,44 @@ SQL
 	q -c "DROP TABLE bench_ids"
 }
 
+# $CAPN IDs in one statement: uid_next() per row against the same statement
+# with a constant, and uid_next_batch($CAPN) read to the end in the select
+# list (value per call, as a caller that reads everything) against
+# generate_series(1, $CAPN) in the same place.
 bench_bulk_cap() {
-	local r ms_c ms_u
+	local r ms_c ms_u ms_cs ms_b
 	echo "bulk cap: $ROUNDS rounds of $CAPN IDs"
 	for ((r = 1; r <= ROUNDS; r++)); do
 		ms_c=$(q -c "SELECT bench_ms('SELECT count(f) FROM (SELECT 1 AS f FROM generate_series(1, $CAPN)) s')")
 		ms_u=$(q -c "SELECT bench_ms('SELECT count(f) FROM (SELECT uid_next() AS f FROM generate_series(1, $CAPN)) s')")
+		ms_cs=$(q -c "SELECT bench_ms('SELECT count(f) FROM (SELECT generate_series(1, $CAPN) AS f) s')")
+		ms_b=$(q -c "SET uid.max_batch = $CAPN;
+			SELECT bench_ms('SELECT count(f) FROM (SELECT uid_next_batch($CAPN) AS f) s')")
 		record bulk floor 1 "$r" ms "$ms_c"
 		record bulk uid_next 1 "$r" ms "$ms_u"
+		record bulk floor_srf 1 "$r" ms "$ms_cs"
+		record bulk uid_next_batch 1 "$r" ms "$ms_b"
 	done
+}
+
+bench_report_bulk_cap() {
+	echo "## Bulk: $CAPN IDs in one statement vs the layout cap (4096 per ms)"
+	echo
+	echo "At the cap the IDs take 1000 ms; pct_of_cap_by_extra = 1000 ms / (ms - floor_ms)."
+	echo "uid_next: one call per row, floor the same statement with a constant;"
+	echo "uid_next_batch: uid_next_batch($CAPN) read to the end in the select list,"
+	echo "floor generate_series(1, $CAPN) in its place."
+	echo
+	qh -F ' | ' -c "
+	  SELECT u.candidate, round(c.v::numeric, 0) AS floor_ms, round(u.v::numeric, 0) AS ms,
+	         round((u.v - c.v)::numeric, 0) AS extra_ms,
+	         round((100 * ($CAPN / 4096.0) / (u.v - c.v))::numeric, 1) AS pct_of_cap_by_extra,
+	         round(($CAPN / u.v)::numeric, 0) AS ids_per_ms
+	  FROM med u JOIN med c ON c.suite = 'bulk'
+	       AND c.candidate = CASE u.candidate WHEN 'uid_next' THEN 'floor' ELSE 'floor_srf' END
+	  WHERE u.suite = 'bulk' AND u.candidate IN ('uid_next', 'uid_next_batch')
+	  ORDER BY u.candidate" |
+		sed 's/^/| /; s/$/ |/' | bench_md_table
 }
 
 bench_pgbench() {
@@ -434,11 +463,16 @@ bench_report_time_filters() {
 	done
 }
 
-bench_report() {
-	local out=$1
+# the view med: the median of every measurement over the rounds
+bench_medians() {
 	q -c "CREATE VIEW med AS SELECT suite, candidate, clients, metric,
 	          percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v, count(*) AS n
 	      FROM result GROUP BY 1, 2, 3, 4"
+}
+
+bench_report() {
+	local out=$1
+	bench_medians
 	{
 	echo "# uid benchmark"
 	echo
@@ -482,17 +516,7 @@ bench_report() {
 	  WHERE f.floor <> w.candidate
 	  ORDER BY f.floor, w.v" | sed 's/^/| /; s/$/ |/' | bench_md_table
 	echo
-	echo "## Bulk: $CAPN uid_next() in one statement vs the layout cap (4096 per ms)"
-	echo
-	echo "At the cap the IDs take 1000 ms; pct_of_cap_by_extra = 1000 ms / (uid_next_ms - floor_ms)."
-	echo
-	qh -F ' | ' -c "
-	  SELECT round(c.v::numeric, 0) AS floor_ms, round(u.v::numeric, 0) AS uid_next_ms,
-	         round((u.v - c.v)::numeric, 0) AS extra_ms,
-	         round((100 * ($CAPN / 4096.0) / (u.v - c.v))::numeric, 1) AS pct_of_cap_by_extra,
-	         round(($CAPN / u.v)::numeric, 0) AS ids_per_ms
-	  FROM med c, med u WHERE c.suite = 'bulk' AND c.candidate = 'floor' AND u.suite = 'bulk' AND u.candidate = 'uid_next'" |
-		sed 's/^/| /; s/$/ |/' | bench_md_table
+	bench_report_bulk_cap
 	echo
 	echo "## pgbench: \`SELECT <fn>;\`, ${PGB_T}s runs, -M prepared, tps"
 	echo
@@ -572,6 +596,22 @@ bench_main() {
 	local out="$top/bench/out"
 	mkdir -p "$out"
 	bench_start_server
+	# --bulk-cap: that suite alone
+	if [ "${1:-}" = --bulk-cap ]; then
+		bench_bulk_cap
+		bench_medians
+		echo
+		{
+		echo "# uid benchmark: bulk generation"
+		echo
+		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
+		echo "PostgreSQL $(q -c 'SHOW server_version'); medians of $ROUNDS rounds; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+		echo
+		bench_report_bulk_cap
+		} | tee "$out/report.md"
+		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
+		return
+	fi
 	# --time-filters: that suite alone
 	if [ "${1:-}" = --time-filters ]; then
 		bench_time_filters

@@ -162,3 +162,17 @@ SELECT pg_temp.err($$SELECT uuid_from_text('01ARYZ6S41TSV4RRFFQ69G5FAV0')$$) AS 
 SELECT pg_temp.err($$SELECT uuid_from_text('01ARYZ6S41TSV4RRFFQ69G5FA')$$) AS twenty_five_digits;
 SELECT pg_temp.err($$SELECT uuid_from_text('81ARYZ6S41TSV4RRFFQ69G5FAV')$$) AS overflow;
 SELECT pg_temp.err($$SELECT uuid_from_text('0123e4567-e89b-12d3-a456-426614174000')$$) AS uuid_syntax;
+
+-- A bad character is quoted as it is when it is a character of the server
+-- encoding (é above, in UTF8), else by its bytes as \xNN: under SQL_ASCII,
+-- which checks no byte, é is the bytes \xc3\xa9, and the message is ASCII,
+-- valid in every client encoding.
+CREATE DATABASE uid_sql_ascii TEMPLATE template0 ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C';
+\c uid_sql_ascii
+CREATE EXTENSION uid;
+SELECT uid_from_text('000000000000é');
+SELECT uid_from_text('é000000000000');
+SELECT uuid_from_text('01ARYZ6S41TSV4RRFFQ69G5FAé');
+SELECT uuid_from_text(' 01ARYZ6S41TSV4RRFFQ69G5FA€');
+\c contrib_regression
+DROP DATABASE uid_sql_ascii;

@@ -49,6 +49,31 @@ SELECT uid_next() > (SELECT max(id) FROM batch) AS next_after_batch;
 SELECT count(*) FROM uid_next_batch(0);
 SELECT uid_next_batch(NULL);
 
+-- A caller that stops reading early uses about what it read, not the rest
+-- of a millisecond: 200 calls that read one ID of 10000 each, then one that
+-- reads 100.  ids_issued counts every ID claimed, read or not.
+SELECT ids_issued AS issued_before FROM uid_stats \gset
+DO $$
+DECLARE
+	x bigint;
+BEGIN
+	FOR i IN 1..200 LOOP
+		SELECT uid_next_batch(10000) INTO x LIMIT 1;
+	END LOOP;
+END $$;
+SELECT ids_issued - :issued_before BETWEEN 200 AND 400 AS limit_1_uses_at_most_2_each
+FROM uid_stats;
+SELECT ids_issued AS issued_before FROM uid_stats \gset
+SELECT count(*) AS read FROM (SELECT uid_next_batch(10000) LIMIT 100) s;
+SELECT ids_issued - :issued_before BETWEEN 100 AND 200 AS limit_100_uses_at_most_200
+FROM uid_stats;
+-- read to the end in the select list, a batch is whole and increasing
+SELECT count(*) AS n, count(DISTINCT id) AS distinct_ids,
+       bool_and(id > prev) AS increasing
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev
+      FROM (SELECT row_number() OVER () AS n, id
+            FROM (SELECT uid_next_batch(10000) AS id) b) s) t;
+
 -- Bad input: negative count, above uid.max_batch.
 SELECT count(*) FROM uid_next_batch(-1);
 SELECT count(*) FROM uid_next_batch(10001);

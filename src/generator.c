@@ -494,6 +494,12 @@ uid_next(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64(UidCompose(UidStateMs(first), worker, UidStateSeq(first)));
 }
 
+/*
+ * The first claim of a uid_next_batch() call takes this many IDs; each
+ * further claim twice as many as the one before, up to a millisecond's 4096.
+ */
+#define UID_BATCH_FIRST_CLAIM	1
+
 /* Per-call state of uid_next_batch: the run of IDs claimed but not yet returned. */
 typedef struct UidBatchState
 {
@@ -501,12 +507,17 @@ typedef struct UidBatchState
 	uint64		next;			/* state word of the next ID to return */
 	int			left;			/* IDs of the claimed run not yet returned */
 	int			worker;			/* worker id the claimed run was granted with */
+	int			claim;			/* IDs the next claim takes at most */
 } UidBatchState;
 
 /*
- * uid_next_batch(count): count IDs, claimed a millisecond's run at a time
- * (one compare-and-swap for up to 4096 IDs).  Strictly increasing, and all
- * above any ID returned before the call started.
+ * uid_next_batch(count): count IDs, strictly increasing, and all above any
+ * ID returned before the call started.  Value per call: the IDs are claimed
+ * as the caller reads them, in runs that double from 1 to a millisecond's
+ * 4096 (one compare-and-swap per run), so a caller that stops early (LIMIT,
+ * a cursor closed) has used at most about twice what it read, and one that
+ * reads everything claims 4096 at a time after the first dozen runs.  An
+ * ID of a claimed run that is not read is never issued by anyone.
  */
 Datum
 uid_next_batch(PG_FUNCTION_ARGS)
@@ -537,6 +548,7 @@ uid_next_batch(PG_FUNCTION_ARGS)
 		oldcontext = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
 		st = palloc0(sizeof(UidBatchState));
 		st->remaining = count;
+		st->claim = UID_BATCH_FIRST_CLAIM;
 		funcctx->user_fctx = st;
 		MemoryContextSwitchTo(oldcontext);
 		UidStatsAdd(UID_COUNT_BATCH_CALLS, 1);
@@ -549,9 +561,10 @@ uid_next_batch(PG_FUNCTION_ARGS)
 	{
 		int			got;
 
-		st->next = UidReserve((int) Min(st->remaining, UID_SEQ_PER_MS), &got, &st->worker);
+		st->next = UidReserve((int) Min(st->remaining, st->claim), &got, &st->worker);
 		st->left = got;
 		st->remaining -= got;
+		st->claim = Min(st->claim * 2, UID_SEQ_PER_MS);
 		UidStatsAdd(UID_COUNT_IDS, got);
 	}
 	if (st->left > 0)

@@ -17,6 +17,7 @@
  */
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/uuid.h"
@@ -110,22 +111,63 @@ UidTextNew(int n)
 }
 
 /*
+ * s[0, len) for an error message: each character of the server encoding as
+ * it is, each other byte as \xNN, so that the message is valid in every
+ * server and client encoding.  SQL_ASCII checks no byte, so there every
+ * byte above 0x7f is escaped.
+ */
+static char *
+UidTextQuoted(const char *s, int len)
+{
+	int			encoding = GetDatabaseEncoding();
+	StringInfoData buf;
+	int			i = 0;
+
+	initStringInfo(&buf);
+	while (i < len)
+	{
+		int			n = 1;
+
+		if (IS_HIGHBIT_SET(s[i]))
+			n = encoding == PG_SQL_ASCII ? -1 : pg_encoding_verifymbchar(encoding, s + i, len - i);
+		if (n > 0)
+			appendBinaryStringInfo(&buf, s + i, n);
+		else
+		{
+			appendStringInfo(&buf, "\\x%02x", (unsigned char) s[i]);
+			n = 1;
+		}
+		i += n;
+	}
+	return buf.data;
+}
+
+/*
  * The error for the character at byte offset pos of s.  Every byte before
  * it is ASCII (white space or a digit), so pos + 1 is also its position in
- * characters.
+ * characters.  Under SQL_ASCII, which knows no multibyte characters, the
+ * bytes above 0x7f from pos on are taken as one (at most 4, as in UTF-8).
  */
 static void
 UidTextBadCharacter(const char *kind, const char *s, int len, int pos,
 					const char *detail)
 {
-	int			clen = pg_mblen(s + pos);
+	int			clen = 1;
 
+	if (GetDatabaseEncoding() == PG_SQL_ASCII)
+	{
+		while (clen < 4 && pos + clen < len && IS_HIGHBIT_SET(s[pos]) &&
+			   IS_HIGHBIT_SET(s[pos + clen]))
+			clen++;
+	}
+	else
+		clen = pg_mblen(s + pos);
 	if (clen > len - pos)
 		clen = len - pos;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("invalid character \"%.*s\" at position %d in %s text form \"%.*s\"",
-					clen, s + pos, pos + 1, kind, len, s),
+			 errmsg("invalid character \"%s\" at position %d in %s text form \"%s\"",
+					UidTextQuoted(s + pos, clen), pos + 1, kind, UidTextQuoted(s, len)),
 			 errdetail_internal("%s", detail)));
 }
 
@@ -161,8 +203,8 @@ UidTextRefuse(const char *kind, const char *s, int len, int start, int end,
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("%s text form \"%.*s\" ends after %d digits, at position %d",
-					kind, len, s, end - start, end + 1),
+			 errmsg("%s text form \"%s\" ends after %d digits, at position %d",
+					kind, UidTextQuoted(s, len), end - start, end + 1),
 			 errdetail("A %s text form is %d Crockford base32 digits.",
 					   kind, ndigits)));
 	pg_unreachable();

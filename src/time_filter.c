@@ -75,6 +75,8 @@
 #include "access/nbtree.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "access/transam.h"
+#include "catalog/dependency.h"
 #include "catalog/indexing.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
@@ -82,6 +84,7 @@
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
@@ -579,12 +582,45 @@ HasForeignDescendant(Oid relid)
 }
 
 /*
+ * Whether funcid is neither PostgreSQL's own nor a function of extension
+ * uid (uid_ext, InvalidOid if uid is not installed).
+ */
+static bool
+IsOutsideFunction(Oid funcid, void *context)
+{
+	Oid			uid_ext = *(Oid *) context;
+
+	if (funcid < FirstNormalObjectId)
+		return false;
+	return !OidIsValid(uid_ext) ||
+		getExtensionOfObject(ProcedureRelationId, funcid) != uid_ext;
+}
+
+/* Whether the expression calls a function that IsOutsideFunction names */
+static bool
+CallsOutsideFunctionWalker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (check_functions_in_node(node, IsOutsideFunction, context))
+		return true;
+	return expression_tree_walker(node, CallsOutsideFunctionWalker, context);
+}
+
+/*
  * The validated CHECK constraints of rel's table as implicitly AND-ed
  * conditions on rel's columns, processed as the planner processes WHERE
  * conditions (as its own get_relation_constraints does, which is not
  * exported).  None for foreign tables, whose constraints nothing enforces,
  * nor for a parent read with its children where one of them is foreign;
  * NO INHERIT constraints only where the table's own rows are all read.
+ *
+ * Constant folding runs IMMUTABLE functions with constant arguments, as the
+ * role that plans the query, and a constraint is written by the table's
+ * owner: a constraint that calls any function other than PostgreSQL's own
+ * or uid's is taken as written, unfolded (the proof then sees it as it is,
+ * and folds nothing of it: a test a role's own function decides proves
+ * nothing).
  */
 static List *
 TableChecks(PlannerInfo *root, RelOptInfo *rel)
@@ -593,6 +629,7 @@ TableChecks(PlannerInfo *root, RelOptInfo *rel)
 	Relation	relation;
 	TupleConstr *constr;
 	List	   *result = NIL;
+	Oid			uid_ext = get_extension_oid("uid", true);
 
 	if (rte->rtekind != RTE_RELATION || rte->relkind == RELKIND_FOREIGN_TABLE ||
 		(rte->inh && HasForeignDescendant(rte->relid)))
@@ -609,7 +646,8 @@ TableChecks(PlannerInfo *root, RelOptInfo *rel)
 		check = stringToNode(constr->check[i].ccbin);
 		if (rel->relid != 1)
 			ChangeVarNodes(check, 1, rel->relid, 0);
-		check = eval_const_expressions(root, check);
+		if (!CallsOutsideFunctionWalker(check, &uid_ext))
+			check = eval_const_expressions(root, check);
 		check = (Node *) canonicalize_qual((Expr *) check, true);
 		result = list_concat(result, make_ands_implicit((Expr *) check));
 	}

@@ -6,6 +6,8 @@
 # Prints the path of its pg_config.
 #
 #   bash test/build-pg.sh 17          -> /var/cache/uid-pg/17-<sha>/bin/pg_config
+#   bash test/build-pg.sh --check 17  exits 0 if the sources of 17 are there,
+#                                     2 if not (prints nothing; builds nothing)
 #
 # The build is cached outside the clone, keyed by the tarball's checksum, so a
 # second run on the same machine (or another clone) reuses it:
@@ -19,7 +21,12 @@
 # tail is shown if the build fails); stdout is only the pg_config path.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-major=${1:?usage: test/build-pg.sh MAJOR (16, 17, 18 or 19)}
+check_only=
+if [ "${1:-}" = --check ]; then
+	check_only=1
+	shift
+fi
+major=${1:?usage: test/build-pg.sh [--check] MAJOR (16, 17, 18 or 19)}
 if [ "$(id -u)" = 0 ]; then
 	cache=${UID_PG_CACHE:-/var/cache/uid-pg}
 else
@@ -53,9 +60,11 @@ find_sources() {
 sources=$(find_sources)
 tarball=$sources/postgresql-$major.tar.xz
 if [ ! -f "$tarball" ]; then
-	echo "test/build-pg.sh: no $tarball (set UID_PG_SOURCES to the directory of postgresql-$major.tar.xz)" >&2
-	exit 1
+	[ -n "$check_only" ] ||
+		echo "test/build-pg.sh: no $tarball (set UID_PG_SOURCES to the directory of postgresql-$major.tar.xz)" >&2
+	exit 2
 fi
+[ -z "$check_only" ] || exit 0
 
 sum=$(sha256sum "$tarball" | cut -c1-16)
 prefix=$cache/$major-$sum

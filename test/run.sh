@@ -21,6 +21,10 @@
 #   UID_REQUIRE_ENGINES=1   a TAP test whose engine (Patroni, etcd,
 #                           pgbouncer) is missing fails instead of
 #                           skipping itself (.ci/run sets it)
+#   UID_REQUIRE_ALL_VERSIONS=1
+#                           a version whose sources are missing fails the run
+#                           (.ci/run sets it); without it, such a version is
+#                           skipped, and so is a pg_upgrade pair that needs it
 #   UID_KEEP=1              keep each version's working copy even if it passed
 #   UID_TEST_TMP=/some/dir  where the working copies go (default /tmp)
 #
@@ -151,6 +155,26 @@ upgrade_sources_of() {
 	return 0
 }
 
+# Versions that would be built from sources that are not there (a plain
+# clone has none): skipped, with one line saying how to add them, unless
+# UID_REQUIRE_ALL_VERSIONS=1.
+declare -A result=() line=() missing=()
+missing_note=
+if [ -z "$explicit_pg_config" ] && [ "${UID_REQUIRE_ALL_VERSIONS:-}" != 1 ]; then
+	for v in $(for v in $versions; do echo "$v"; upgrade_sources_of "$v"; done | sort -nu); do
+		if ! debian_pg_config_of "$v" >/dev/null && ! bash "$top/test/build-pg.sh" --check "$v"; then
+			missing[$v]=1
+		fi
+	done
+	if [ "${#missing[@]}" != 0 ]; then
+		missing_note="skipped PostgreSQL $(echo "${!missing[@]}" | tr ' ' '\n' | sort -n | paste -sd ' ' -) (no sources here): to test them, put postgresql-NN.tar.xz (REL_NN_STABLE of PostgreSQL's git) in $(cd "$top/.." && pwd)/shared/pg or set UID_PG_SOURCES to their directory (docs/versions.md)"
+		echo "$missing_note"
+	fi
+fi
+upgrade_pairs=$(for pair in $upgrade_pairs; do
+	[ -n "${missing[${pair%%:*}]:-}" ] || [ -n "${missing[${pair#*:}]:-}" ] || echo "$pair"
+done)
+
 work=$(mktemp -d "${UID_TEST_TMP:-/tmp}/uid-test.XXXXXX")
 chmod 755 "$work"
 
@@ -161,17 +185,24 @@ chmod 755 "$work"
 # that build and then reuses it (or builds it itself if it failed here).
 if [ -z "$explicit_pg_config" ]; then
 	to_build=$(for v in $versions; do echo "$v"; upgrade_sources_of "$v"; done | sort -nu |
-		while read -r v; do debian_pg_config_of "$v" >/dev/null || echo "$v"; done)
+		while read -r v; do
+			[ -n "${missing[$v]:-}" ] || debian_pg_config_of "$v" >/dev/null || echo "$v"
+		done)
 	if [ -n "$to_build" ]; then
 		(for v in $to_build; do bash "$top/test/build-pg.sh" "$v" >/dev/null || true; done) &
 	fi
 fi
-declare -A result line
 overall=0
 for v in $versions; do
 	echo
 	echo "################ PostgreSQL $v"
 	start=$SECONDS
+	if [ -n "${missing[$v]:-}" ]; then
+		result[$v]="skipped"
+		line[$v]="no sources of PostgreSQL $v (below)"
+		echo "skipped: no sources"
+		continue
+	fi
 	if ! pc=$(pg_config_of "$v"); then
 		result[$v]="FAILED"
 		line[$v]="could not build the server (test/build-pg.sh $v)"
@@ -234,8 +265,15 @@ for v in $versions; do
 	printf 'PostgreSQL %-3s %-7s %s\n' "$v" "${result[$v]}" "${line[$v]}"
 done
 rmdir "$work" 2>/dev/null || true
+[ -z "$missing_note" ] || echo "$missing_note"
+passed=$(for v in $versions; do [ "${result[$v]}" != ok ] || printf '%s ' "$v"; done)
+skipped=$(for v in $versions; do [ "${result[$v]}" != skipped ] || printf '%s ' "$v"; done)
 if [ "$overall" != 0 ]; then
-	echo "FAILED on: $(for v in $versions; do [ "${result[$v]}" = ok ] || printf '%s ' "$v"; done)"
+	echo "FAILED on: $(for v in $versions; do [ "${result[$v]}" != FAILED ] || printf '%s ' "$v"; done)"
 	exit 1
 fi
-echo "all test suites passed on PostgreSQL $(echo $versions)"
+if [ -z "$passed" ]; then
+	echo "no version tested (skipped: ${skipped% })"
+	exit 1
+fi
+echo "all test suites passed on PostgreSQL ${passed% }${skipped:+ (skipped for lack of sources: ${skipped% })}"

@@ -129,6 +129,16 @@ is(counters(), $before, 'a) still nothing drawn or created by mallory');
 # ---------------------------------------------------------------------------
 # b) roles granted one tenant each
 # ---------------------------------------------------------------------------
+# The files of uid's counter tables: counter calls and range changes never
+# give a table a new file (no DDL, TRUNCATE or rewrite), so a call queued
+# behind a range change reads the files it planned with.
+my $files_sql = q{
+	SELECT string_agg(c.relname || '=' || pg_relation_filepath(c.oid)
+	                  || ':' || ((pg_stat_file(pg_relation_filepath(c.oid), true)).size IS NOT NULL)::text,
+	                  ' ' ORDER BY c.relname)
+	  FROM pg_class c
+	 WHERE c.relnamespace = 'uid_counter'::regnamespace AND c.relkind IN ('r', 'i')};
+my $files_before = $node->safe_psql('app', $files_sql);
 $node->safe_psql('app', q{
 	SELECT uid_counter_grant('acme', 'app_acme');
 	SELECT uid_counter_grant('globex', 'app_globex');
@@ -190,6 +200,9 @@ $admin->query("SELECT uid_counter_set_range('globex', 'RNG', 1, 10)");
 is($admin->{stderr}, '', 'b) once the transaction ended, the range change succeeds');
 is($admin->query('SHOW lock_timeout'), '10s', 'b) ... and the session keeps its lock_timeout');
 $admin->quit;
+unlike($files_before, qr/:false/, 'b) every counter table and index has its file');
+is($node->safe_psql('app', $files_sql), $files_before,
+	'b) ... the same file after the draws and range changes, still there');
 
 # ---------------------------------------------------------------------------
 # c) a database owner renames public and plants a function of uid's name

@@ -68,6 +68,51 @@ is($node->safe_psql('postgres', 'SELECT (uid_decode(uid_next())).worker_id'), '7
 	'uid.worker_id = 7: IDs with worker id 7');
 $node->stop;
 
+# --- the ticket recipe of docs/citus.md, read from that page, on three
+# databases of one server standing in for a coordinator (group 0) and two
+# workers whose groupids are not 1 and 2, with tables standing in for
+# Citus's pg_dist_node and pg_dist_local_group
+my $doc = slurp_file("$FindBin::RealBin/../../docs/citus.md");
+my @recipe = $doc =~ /run_command_on_all_nodes\(\$\$\n(.*?)\n\$\$\)/sg;
+is(scalar @recipe, 2, 'docs/citus.md has the check and the ticket recipe');
+my ($check, $create) = @recipe;
+like($create, qr/uid_ticket_create\('orders'/, 'the second one creates ticket orders');
+
+$node = citus_node('citus_tickets', 'uid.worker_id' => 1);
+my @groups = (0, 3, 4);
+for my $coordinator_listed (1, 0)
+{
+	my $case = $coordinator_listed
+	  ? 'groups 0, 3, 4' : 'groups 3, 4, the coordinator not in pg_dist_node';
+	my @listed = $coordinator_listed ? @groups : (3, 4);
+	my @drawn;
+	for my $g (@groups)
+	{
+		my $db = "node$g";
+		$node->safe_psql('postgres', "DROP DATABASE IF EXISTS $db");
+		$node->safe_psql('postgres', "CREATE DATABASE $db");
+		$node->safe_psql($db, qq{
+			CREATE EXTENSION uid;
+			CREATE TABLE pg_dist_node (nodeid serial, groupid int, nodename text, noderole text);
+			INSERT INTO pg_dist_node (groupid, nodename, noderole)
+			SELECT g, 'node' || g, 'primary' FROM unnest(ARRAY[@{[ join(',', @listed) ]}]) g;
+			-- a streaming replica of a worker is no node of its own
+			INSERT INTO pg_dist_node (groupid, nodename, noderole) VALUES (3, 'node3r', 'secondary');
+			CREATE TABLE pg_dist_local_group (groupid int);
+			INSERT INTO pg_dist_local_group VALUES ($g);
+		});
+		is($node->safe_psql($db, $check),
+			(1 + (grep { $_ < $g } @groups)) . ' of 3', "$case: group $g is node "
+			  . (1 + (grep { $_ < $g } @groups)) . ' of 3');
+		is($node->safe_psql($db, $create), 'uid_ticket.orders', "$case: group $g creates its ticket");
+		push @drawn, split /\n/,
+		  $node->safe_psql($db, q{SELECT uid_ticket_next('orders') FROM generate_series(1, 4)});
+	}
+	is(join(',', sort { $a <=> $b } @drawn), join(',', 1 .. 12),
+		"$case: the three series hand out 1 to 12 between them, each once");
+}
+$node->stop;
+
 # --- without Citus, the default stays the static id 0
 $node = uid_node('no_citus');
 $node->start;

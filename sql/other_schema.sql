@@ -1,0 +1,183 @@
+--
+-- uid installed into a schema of its own (CREATE EXTENSION uid SCHEMA ids)
+-- that is not on the search path: every function works called by its
+-- schema, time filters are rewritten, tickets and counters work, and the
+-- database owner's DROP SCHEMA public CASCADE leaves uid alone.  Installed
+-- in public, the same statement drops uid with every counter, grant and
+-- ticket.
+--
+CREATE ROLE regress_db_owner;
+CREATE ROLE regress_app;
+CREATE DATABASE uid_other_schema OWNER regress_db_owner;
+CREATE DATABASE uid_in_public OWNER regress_db_owner;
+\c uid_other_schema
+SET timezone = 'UTC';
+CREATE SCHEMA ids;
+GRANT USAGE ON SCHEMA ids TO PUBLIC;
+CREATE EXTENSION uid SCHEMA ids;
+SHOW search_path;
+SELECT extnamespace::regnamespace AS schema FROM pg_extension WHERE extname = 'uid';
+-- uid's functions are in ids and in its own schemas, none in public
+SELECT p.pronamespace::regnamespace AS schema, count(*) > 0 AS has_functions
+FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uid')
+GROUP BY 1 ORDER BY 1::text;
+
+-- generating and decoding
+SELECT ids.uid_next() > 0 AS uid_next, (SELECT count(*) FROM ids.uid_next_batch(10)) AS batch;
+SELECT * FROM ids.uid_decode(ids.uid_from_time('2026-03-05 12:00:00+00') + 4096 * 3 + 5);
+SELECT ids.uid_time(ids.uid_from_time('2026-03-05 12:00:00.0042+00')) AS uid_time;
+SELECT ids.uuid7_time(ids.uuid7()) IS NOT NULL AS uuid7,
+       ids.uuid7_time(ids.uuid7('2026-03-05 12:00:00+00')) AS uuid7_at,
+       ids.uuid7_from_time('2026-03-05 12:00:00+00') AS uuid7_from_time;
+SELECT * FROM ids.uid_decode(ids.uuid7_from_time('2026-03-05 12:00:00+00'));
+SELECT ids.uid_advance_past(ids.uid_from_time(now() - interval '1 day')) AS uid_moved,
+       ids.uuid7_advance_past(ids.uuid7_from_time(now() - interval '1 day')) AS uuid7_moved;
+-- PostgreSQL 18's names exist in ids only on servers before 18
+DO $$
+DECLARE
+	ok boolean;
+BEGIN
+	IF pg_catalog.to_regprocedure('ids.uuidv7()') IS NOT NULL THEN
+		EXECUTE $q$SELECT ids.uuid_extract_version(ids.uuidv7()) = 7
+			AND ids.uuid_extract_version(ids.uuidv7('-1 day')) = 7
+			AND ids.uuid_extract_version(ids.uuidv4()) = 4
+			AND ids.uuid_extract_timestamp(ids.uuid7_from_time('2026-03-05 12:00:00+00'))
+				= '2026-03-05 12:00:00+00'$q$ INTO ok;
+		IF NOT ok THEN
+			RAISE EXCEPTION 'the PostgreSQL 18 names in schema ids are wrong';
+		END IF;
+	END IF;
+END $$;
+
+-- the bounds of time filters
+SELECT ids.uid_first_at(t) = ids.uid_from_time(t) AS first_at,
+       ids.uid_first_after(t) = ids.uid_from_time(t + interval '1 ms') AS first_after,
+       ids.uid_last_before(t) = ids.uid_from_time(t) - 1 AS last_before,
+       ids.uid_last_at(t) = ids.uid_from_time(t + interval '1 ms') - 1 AS last_at,
+       ids.uuid7_first_at(t) = ids.uuid7_from_time(t) AS uuid7_first_at,
+       ids.uuid7_first_after(t) > ids.uuid7_last_at(t) AS uuid7_first_after,
+       ids.uuid7_last_before(t) < ids.uuid7_first_at(t) AS uuid7_last_before
+FROM (VALUES ('2026-03-05 12:00:00+00'::timestamptz)) v(t);
+
+-- text forms and masking
+SELECT ids.uid_to_text(120583409050324992) AS text_form,
+       ids.uid_from_text(ids.uid_to_text(120583409050324992)) AS back,
+       ids.uuid_from_text(ids.uuid_to_text('01890a5d-ac96-774b-bcce-b302099a8057'))
+         = '01890a5d-ac96-774b-bcce-b302099a8057' AS uuid_back;
+SELECT ids.uid_unmask(ids.uid_mask(12345, '\x2b7e151628aed2a6abf7158809cf4f3c'),
+                      '\x2b7e151628aed2a6abf7158809cf4f3c') AS unmasked,
+       ids.uuid7_unmask(ids.uuid7_mask(ids.uuid7_from_time('2026-03-05 12:00:00+00'),
+                                       '\x2b7e151628aed2a6abf7158809cf4f3c'),
+                        '\x2b7e151628aed2a6abf7158809cf4f3c')
+         = ids.uuid7_from_time('2026-03-05 12:00:00+00') AS uuid7_unmasked;
+-- without uid.mask_key, the documented error
+SELECT ids.uid_mask(1);
+SELECT ids.uid_unmask(1);
+SELECT ids.uuid7_mask(ids.uuid7());
+SELECT ids.uuid7_unmask(ids.uuid7_from_time('2026-03-05 12:00:00+00'));
+
+-- leases, in static mode, and the stats
+SELECT mode, state, worker_id FROM ids.uid_lease_status();
+SELECT ids.uid_lease_release();
+SELECT ids.uid_lease_acquire();
+SELECT position('CREATE TABLE uid_lease.lease' IN ids.uid_lease_table_sql('regress_app')) > 0 AS lease_sql;
+SELECT ids.uid_stats_reset() IS NOT NULL AS reset;
+SELECT ids.uid_next() > 0 AS one_more;
+SELECT worker_id, ids_issued FROM ids.uid_stats;
+SELECT worker_id, ids_issued FROM ids.uid_stats();
+SELECT worker_id, ids_issued FROM ids.uid_stats_1_1();
+
+-- time filters are rewritten into ranges of the key, also in a generic plan
+CREATE TABLE public.ev (id bigint PRIMARY KEY, u uuid UNIQUE);
+INSERT INTO public.ev SELECT ids.uid_from_time(ts) + g % 4096, ids.uuid7(ts)
+FROM generate_series(1, 2000) g,
+     LATERAL (SELECT '2026-03-01'::timestamptz + g * interval '1 min' AS ts) s;
+VACUUM ANALYZE public.ev;
+EXPLAIN (COSTS OFF)
+SELECT * FROM public.ev WHERE ids.uid_time(id) >= '2026-03-02 08:00+00';
+EXPLAIN (COSTS OFF)
+SELECT * FROM public.ev WHERE ids.uuid7_time(u) < '2026-03-01 01:00+00';
+PREPARE q(timestamptz) AS SELECT count(*) FROM public.ev WHERE (ids.uid_decode(id)).ts >= $1;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE q('2026-03-02 08:00+00');
+EXECUTE q('2026-03-02 08:00+00');
+RESET plan_cache_mode;
+SET uid.rewrite_time_filters = off;
+SELECT count(*) FROM public.ev WHERE (ids.uid_decode(id)).ts >= '2026-03-02 08:00+00';
+RESET uid.rewrite_time_filters;
+
+-- tickets
+SELECT ids.uid_ticket_create('orders', 1, 2);
+SELECT ids.uid_ticket_next('orders'), ids.uid_ticket_next('orders');
+SELECT * FROM ids.uid_ticket_next_block('orders', 1);
+SELECT name, node, nodes, last_issued FROM ids.uid_tickets;
+SELECT ids.uid_ticket_create('dropped', 1, 1);
+SELECT ids.uid_ticket_drop('dropped');
+
+-- counters: administration, and a granted role
+SELECT ids.uid_counter_configure('REQ', 'acme', 1, 3);
+SELECT ids.uid_counter_set_range('acme', 'INV', 100, 199);
+SELECT ids.uid_counter_unset_range('acme', 'INV');
+SELECT ids.uid_counter_format('REQ', 5, 3);
+SELECT ids.uid_counter_grant('acme', 'regress_app');
+SELECT ids.uid_counter_grant('acme', 'regress_db_owner', 'REQ');
+SET ROLE regress_app;
+SELECT ids.uid_counter_next('acme', 'REQ'), ids.uid_counter_next('acme', 'REQ');
+RESET ROLE;
+SELECT ids.uid_counter_grant('acme', 'regress_db_owner', 'TMP');
+SELECT ids.uid_counter_revoke('acme', 'regress_db_owner', 'TMP');
+SELECT tenant, prefix, role FROM ids.uid_counter_grants ORDER BY 1, 2, 3;
+
+-- Every function of uid in ids was called above (or, for the planner
+-- support function, used by the planner): a new function fails this until
+-- it is.
+SELECT p.oid::regprocedure AS not_called
+FROM pg_proc p
+WHERE p.pronamespace = 'ids'::regnamespace
+  AND p.proname NOT IN ('uid_next', 'uid_next_batch', 'uid_decode', 'uid_time', 'uid_from_time',
+        'uuid7', 'uuid7_time', 'uuid7_from_time', 'uuid7_advance_past', 'uid_advance_past',
+        'uuidv7', 'uuidv4', 'uuid_extract_timestamp', 'uuid_extract_version',
+        'uid_first_at', 'uid_first_after', 'uid_last_before', 'uid_last_at',
+        'uuid7_first_at', 'uuid7_first_after', 'uuid7_last_before', 'uuid7_last_at',
+        'uid_time_filter_support', 'uid_to_text', 'uid_from_text', 'uuid_to_text', 'uuid_from_text',
+        'uid_mask', 'uid_unmask', 'uuid7_mask', 'uuid7_unmask',
+        'uid_lease_status', 'uid_lease_release', 'uid_lease_acquire', 'uid_lease_table_sql',
+        'uid_stats', 'uid_stats_1_1', 'uid_stats_reset',
+        'uid_ticket_create', 'uid_ticket_next', 'uid_ticket_next_block', 'uid_ticket_drop',
+        'uid_counter_configure', 'uid_counter_set_range', 'uid_counter_unset_range',
+        'uid_counter_format', 'uid_counter_grant', 'uid_counter_revoke', 'uid_counter_next');
+
+-- The database owner owns public, not ids: dropping public with everything
+-- in it leaves uid, its counters, grants and tickets.
+SET ROLE regress_db_owner;
+SET client_min_messages = warning;
+DROP SCHEMA public CASCADE;
+RESET client_min_messages;
+DROP SCHEMA ids CASCADE;
+DROP EXTENSION uid;
+SELECT ids.uid_counter_next('acme', 'REQ');
+RESET ROLE;
+SELECT extnamespace::regnamespace AS schema FROM pg_extension WHERE extname = 'uid';
+SELECT ids.uid_ticket_next('orders');
+SELECT tenant, prefix, role FROM ids.uid_counter_grants ORDER BY 1, 2, 3;
+
+-- Installed in public (owned by the database owner from PostgreSQL 15 on),
+-- the same DROP SCHEMA takes uid with it.
+\c uid_in_public
+CREATE EXTENSION uid;
+SELECT uid_ticket_create('orders', 1, 2);
+SELECT uid_counter_grant('acme', 'regress_app');
+SELECT uid_counter_next('acme', 'REQ');
+SET ROLE regress_db_owner;
+SET client_min_messages = warning;
+DROP SCHEMA public CASCADE;
+RESET client_min_messages;
+RESET ROLE;
+SELECT count(*) AS uid_installed FROM pg_extension WHERE extname = 'uid';
+SELECT nspname FROM pg_namespace WHERE nspname IN ('public', 'uid_counter', 'uid_ticket');
+
+\c contrib_regression
+DROP DATABASE uid_other_schema;
+DROP DATABASE uid_in_public;
+DROP ROLE regress_app, regress_db_owner;
