@@ -1262,6 +1262,9 @@ COMMENT ON VIEW uid_counters IS
 -- ---------------------------------------------------------------------------
 -- Observability (src/stats.c)
 -- ---------------------------------------------------------------------------
+-- uid_stats() keeps the twelve columns it had in 1.0, for queries and views
+-- built on it; the uid_stats view reads uid_stats_1_1(), which has them all,
+-- and the lease state.
 
 CREATE FUNCTION uid_stats(
     OUT worker_id integer,
