@@ -23,9 +23,10 @@ OBJS = \
 	src/mask.o \
 	src/time_filter.o
 
-# The 1.0 install script and the upgrade scripts from it, as they shipped:
-# CREATE EXTENSION uid runs uid--1.0.sql, then each upgrade to
-# default_version (uid.control).
+# CREATE EXTENSION uid runs the install script of default_version
+# (uid.control) alone: sql/uid--1.2.sql.  The 1.0 install script and the
+# upgrade scripts stay as they shipped, for ALTER EXTENSION uid UPDATE from
+# 1.0 and 1.1 (and CREATE EXTENSION uid VERSION '1.0').
 DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 
 # pg_regress: every sql/*.sql that is not an install or upgrade script.

@@ -1,6 +1,7 @@
 -- uid 1.0: time-sortable unique IDs.  The install script of version 1.0, as
--- it shipped; later versions change it only through upgrade scripts
--- (sql/uid--1.0--1.1.sql, ...).  One exception (1.2): operators it left
+-- it shipped: the start of the upgrade path (sql/uid--1.0--1.1.sql, ...);
+-- a fresh install of the current version runs its own complete script
+-- (sql/uid--1.2.sql) instead.  One exception (1.2): operators it left
 -- unqualified are now written OPERATOR(pg_catalog.op), so that an operator
 -- planted in the extension's schema cannot hijack CREATE EXTENSION; the
 -- objects it creates are the same.

@@ -1,20 +1,71 @@
 -- The upgrade path from 1.0 to the current version: every 1.0 object and
 -- every user object built on 1.0 keeps working, and the upgraded extension
--- has exactly the members of a fresh install.  Runs in databases of its own.
+-- has exactly the objects of a fresh install.  A fresh install runs the
+-- current version's own script (uid--1.2.sql), the upgrade runs uid--1.0.sql
+-- and each upgrade script after it: two independent texts that must make the
+-- same objects.  Runs in databases of its own.
 SET timezone = 'UTC';
 -- Both databases come from a template that holds the function listing the members.
 CREATE DATABASE uid_upgrade_template;
 \c uid_upgrade_template
--- The members of the extension, one line each (functions with their
--- volatility, strictness, parallel safety and result type).
+-- The members of the extension, one line each, with what defines them:
+-- functions with their arguments and defaults, result, language, volatility,
+-- strictness, parallel safety, security, settings, planner support, body
+-- (comments and white space aside), privileges and comment; tables and views
+-- with their columns, constraints, indexes, definition, privileges and
+-- comment; schemas with their privileges and comment.  Privileges granted to
+-- the test's own roles are left out.
+CREATE FUNCTION acl(aclitem[]) RETURNS text LANGUAGE sql AS $$
+    SELECT coalesce(string_agg(a::text, ',' ORDER BY a::text), '')
+    FROM unnest($1) AS a WHERE a::text NOT LIKE '%regress_upgrade_%'
+$$;
+CREATE FUNCTION code(text) RETURNS text LANGUAGE sql AS $$
+    SELECT btrim(regexp_replace(regexp_replace($1, '--[^\n]*', '', 'g'), '\s+', ' ', 'g'))
+$$;
+CREATE FUNCTION definition(classid oid, objid oid) RETURNS text LANGUAGE sql AS $$
+    SELECT concat_ws(' | ', p.provolatile::text || p.proisstrict::text || p.proparallel::text,
+                     pg_get_function_arguments(p.oid), pg_get_function_result(p.oid),
+                     l.lanname, p.prosecdef, p.proleakproof, p.procost, p.prorows,
+                     p.proconfig::text, p.prosupport::text, p.probin, code(p.prosrc),
+                     acl(p.proacl), obj_description(p.oid, 'pg_proc'))
+    FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+    WHERE classid = 'pg_proc'::regclass AND p.oid = objid
+    UNION ALL
+    SELECT concat_ws(' | ', c.relkind::text,
+                     (SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+                                        || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+                                        || ' ' || a.attgenerated::text || ' '
+                                        || coalesce(pg_get_expr(ad.adbin, ad.adrelid), ''),
+                                        ', ' ORDER BY a.attnum)
+                      FROM pg_attribute a
+                      LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+                      WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped),
+                     (SELECT string_agg(co.conname || ' ' || pg_get_constraintdef(co.oid), ', '
+                                        ORDER BY co.conname)
+                      FROM pg_constraint co WHERE co.conrelid = c.oid),
+                     (SELECT string_agg(pg_get_indexdef(i.indexrelid), ', ' ORDER BY 1)
+                      FROM pg_index i WHERE i.indrelid = c.oid),
+                     CASE WHEN c.relkind = 'v' THEN pg_get_viewdef(c.oid) END,
+                     acl(c.relacl), obj_description(c.oid, 'pg_class'))
+    FROM pg_class c
+    WHERE classid = 'pg_class'::regclass AND c.oid = objid
+    UNION ALL
+    SELECT concat_ws(' | ', acl(n.nspacl), obj_description(n.oid, 'pg_namespace'))
+    FROM pg_namespace n
+    WHERE classid = 'pg_namespace'::regclass AND n.oid = objid
+$$;
 CREATE FUNCTION members() RETURNS SETOF text LANGUAGE sql AS $$
-    SELECT pg_describe_object(d.classid, d.objid, d.objsubid)
-           || coalesce(' ' || p.provolatile::text || p.proisstrict::text || p.proparallel::text
-                       || ' ' || pg_get_function_result(p.oid), '')
+    SELECT regexp_replace(pg_describe_object(d.classid, d.objid, d.objsubid)
+                          || coalesce(' | ' || definition(d.classid, d.objid), ''),
+                          '\s+', ' ', 'g')
     FROM pg_depend d
     JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid'
-    LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
     WHERE d.deptype = 'e'
+$$;
+-- The tables pg_dump keeps as the extension's configuration.
+CREATE FUNCTION configuration() RETURNS text LANGUAGE sql AS $$
+    SELECT extconfig::regclass[]::text || ' ' || extcondition::text
+    FROM pg_extension WHERE extname = 'uid'
 $$;
 \c contrib_regression
 CREATE DATABASE uid_upgrade TEMPLATE uid_upgrade_template;
@@ -28,6 +79,7 @@ SELECT extversion FROM pg_extension WHERE extname = 'uid';
 -- extension's tables and views; 18 has five of the functions built in), so
 -- the two databases are compared with each other, not with fixed counts.
 SELECT string_agg(m, E'\n' ORDER BY m) AS fresh_members FROM members() AS m \gset
+SELECT configuration() AS fresh_configuration \gset
 SELECT count(*) FILTER (WHERE m LIKE 'function uid_next() %') AS uid_next_is_a_member
 FROM members() AS m;
 
@@ -134,8 +186,9 @@ SELECT uid_stats_reset();
 SELECT uid_advance_past(0);
 RESET ROLE;
 
--- The upgraded extension has exactly the members of a fresh install: this
--- lists each one that is only on one side.
+-- The upgraded extension has exactly the members of a fresh install, each
+-- defined the same way: this lists each one that is only on one side or
+-- differs.
 (SELECT 'only after the upgrade' AS side, m AS member FROM members() AS m
  EXCEPT
  SELECT 'only after the upgrade', f FROM unnest(string_to_array(:'fresh_members', E'\n')) AS f)
@@ -146,6 +199,7 @@ UNION ALL
 ORDER BY 1, 2;
 SELECT count(*) = array_length(string_to_array(:'fresh_members', E'\n'), 1) AS same_number_of_members
 FROM members();
+SELECT configuration() = :'fresh_configuration' AS same_configuration_tables;
 
 DROP OWNED BY regress_upgrade_app, regress_upgrade_other;
 

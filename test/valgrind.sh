@@ -22,8 +22,8 @@
 #      step that is waited out and one that is refused (UID01);
 #   4. a server without shared_preload_libraries: CREATE EXTENSION, decoders,
 #      per-backend uuid7(), and the "requires preloading" errors.
-#   5. the lease and hostile-role Perl TAP files (VG_TAP: 020-022, 025, 070-074,
-#      076-078), with every server
+#   5. the lease, hostile-role and uid.hwm floor Perl TAP files (VG_TAP:
+#      005, 020-022, 025, 026, 030, 070-074, 076), with every server
 #      they start that preloads uid under valgrind: the lease worker's whole life, with a local
 #      store, a remote one, a store that is the server itself, one that never
 #      answers, settings refused, and a thousand renewals.
@@ -330,10 +330,12 @@ stop plain
 fi
 
 # ---- 5. lease and hostile-role Perl TAP files, every server under valgrind ----
-vg_tap=${VG_TAP-test/t/020_lease_local.pl test/t/021_lease_remote.pl test/t/022_lease_identity.pl test/t/025_store_pooler.pl
-	test/t/070_hostile_lease_local.pl test/t/071_hostile_counters.pl test/t/072_hostile_install_floors.pl
+vg_tap=${VG_TAP-test/t/005_hwm_floors.pl
+	test/t/020_lease_local.pl test/t/021_lease_remote.pl test/t/022_lease_identity.pl test/t/025_store_pooler.pl
+	test/t/026_lease_memory.pl test/t/030_citus_default.pl
+	test/t/070_hostile_lease_local.pl test/t/071_hostile_counters.pl test/t/072_hostile_install.pl
 	test/t/073_hostile_lease_remote.pl test/t/074_lease_store_sessions.pl
-	test/t/076_lease_settings_values.pl test/t/077_lease_memory.pl test/t/078_citus_default.pl}
+	test/t/076_lease_settings_values.pl}
 tap_failed=()
 if [ -n "$vg_tap" ]; then
 	echo "== Perl TAP under valgrind: $(echo $vg_tap)"

@@ -6,23 +6,24 @@
 # that never committed or committed with synchronous_commit = off.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UidTap;
 
 my %node;
 for my $n (1, 2)
 {
-	my $node = PostgreSQL::Test::Cluster->new("ticket$n");
-	$node->init;
-	$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'uid'
-uid.worker_id = $n
-# keep the WAL writer from flushing on its own, so that only an explicit
-# flush makes a sequence's WAL durable before the crash below
-wal_writer_delay = '10s'
-wal_writer_flush_after = '1GB'
-});
+	# the WAL writer kept from flushing on its own, so that only an explicit
+	# flush makes a sequence's WAL durable before the crash below
+	my $node = uid_node(
+		"ticket$n",
+		'uid.worker_id'          => $n,
+		'wal_writer_delay'       => '10s',
+		'wal_writer_flush_after' => '1GB');
 	$node->start;
 	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
 	$node->safe_psql('postgres', "SELECT uid_ticket_create('orders', $n, 2)");

@@ -5,13 +5,15 @@
 # original stopped.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UidTap;
 
-my $node = PostgreSQL::Test::Cluster->new('dump');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'uid'\nuid.worker_id = 3\n");
+my $node = uid_node('dump', 'uid.worker_id' => 3);
 $node->start;
 
 $node->safe_psql('postgres', q{

@@ -6,13 +6,15 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
+
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UidTap;
 
-my $node = PostgreSQL::Test::Cluster->new('uuid7');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'uid'\nuid.worker_id = 7\n");
+my $node = uid_node('uuid7', 'uid.worker_id' => 7);
 $node->start;
 
 for my $db ('db1', 'db2')

@@ -8,44 +8,28 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
+
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UidTap;
 
-my $libfaketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
-plan skip_all => "libfaketime not found at $libfaketime" unless -e $libfaketime;
+plan skip_all => "libfaketime not found at $UidTap::LIBFAKETIME"
+  unless -e $UidTap::LIBFAKETIME;
 
 my $clock_file = PostgreSQL::Test::Utils::tempdir() . '/faketime';
 
-sub set_clock
-{
-	my ($spec) = @_;
-	# write and rename, so that the server never reads a half-written file
-	open my $fh, '>', "$clock_file.tmp" or die "could not write $clock_file.tmp: $!";
-	print $fh "$spec\n";
-	close $fh or die "could not close $clock_file.tmp: $!";
-	rename "$clock_file.tmp", $clock_file or die "could not rename to $clock_file: $!";
-	return;
-}
-
-my $node = PostgreSQL::Test::Cluster->new('uuid7_clock');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'uid'\nuid.worker_id = 7\n");
-set_clock('+0');
-{
-	local $ENV{LD_PRELOAD} = $libfaketime;
-	local $ENV{FAKETIME_TIMESTAMP_FILE} = $clock_file;
-	local $ENV{FAKETIME_NO_CACHE} = '1';
-	local $ENV{FAKETIME_DONT_FAKE_MONOTONIC} = '1';
-	$node->start;
-}
+my $node = uid_node('uuid7_clock', 'uid.worker_id' => 7);
+faketime_start($node, $clock_file);
 $node->safe_psql('postgres', 'CREATE EXTENSION uid');
 
 my $before = $node->safe_psql('postgres', 'SELECT u FROM (SELECT uuid7() AS u FROM generate_series(1, 1000)) s ORDER BY u DESC LIMIT 1');
 my $before_time = $node->safe_psql('postgres', "SELECT uuid7_time('$before')");
 
 # Ten minutes back.
-set_clock('-600');
+set_clock($clock_file, '-600');
 $node->poll_query_until('postgres',
 	"SELECT clock_timestamp() < '$before_time'::timestamptz - interval '9 min'")
   or die 'the server did not see the clock step';
@@ -74,7 +58,7 @@ is($session->query_safe(qq{
 my $last_behind = $session->query_safe('SELECT u FROM b ORDER BY u DESC LIMIT 1');
 
 # Back to the real clock: values follow it again, still above everything before.
-set_clock('+0');
+set_clock($clock_file, '+0');
 $node->poll_query_until('postgres',
 	"SELECT clock_timestamp() >= '$before_time'::timestamptz")
   or die 'the server did not see the clock return';

@@ -1,8 +1,7 @@
 # Hostile roles against the tenant counters and the rest of uid's SQL
-# surface (issue 10, findings 4 and 11, and the audit of every function's
-# privileges), each reproduced as an ordinary role with what PostgreSQL gives
-# by default (CONNECT, and CREATE on public as on clusters upgraded from 14
-# or older):
+# surface (and every function's privileges), each reproduced as an ordinary
+# role with what PostgreSQL gives by default (CONNECT, and CREATE on public
+# as on clusters upgraded from 14 or older):
 #
 #  a) a role without a grant cannot draw a tenant's numbers, create junk
 #     counter rows, squat a prefix, block a tenant or a range change, or read

@@ -66,22 +66,17 @@ my $members_sql = q{
 sub upgrade_from
 {
 	my ($old_bindir, $old_major) = @_;
-	my $old = PostgreSQL::Test::Cluster->new("old_$old_major", install_path => dirname($old_bindir));
-	my $new = PostgreSQL::Test::Cluster->new("new_from_$old_major");
-	my $new_major = $new->pg_version->major;
-	my @carried = sort grep { $builtin_since{$_} > $old_major } keys %builtin_since;
-
 	# 18 turns data checksums on by default: have them on both sides.
 	# debug1 shows which libraries load and which background workers register.
-	$old->init(extra => ['--data-checksums']);
-	$new->init(extra => ['--data-checksums']);
-	my $conf = qq{
-shared_preload_libraries = 'uid'
-uid.worker_id = 'lease'
-log_min_messages = debug1
-};
-	$old->append_conf('postgresql.conf', $conf);
-	$new->append_conf('postgresql.conf', $conf);
+	my %conf = (
+		init               => { extra => ['--data-checksums'] },
+		'uid.worker_id'    => 'lease',
+		'log_min_messages' => 'debug1');
+	my $old = uid_node("old_$old_major", %conf,
+		new => { install_path => dirname($old_bindir) });
+	my $new = uid_node("new_from_$old_major", %conf);
+	my $new_major = $new->pg_version->major;
+	my @carried = sort grep { $builtin_since{$_} > $old_major } keys %builtin_since;
 
 	my $clock = $old->basedir . '/faketime.rc';
 	set_clock($clock, '+600');

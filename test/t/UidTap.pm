@@ -1,6 +1,10 @@
 # Helpers shared by the Perl TAP tests of uid (test/t/*.pl).
 #
-#   uid_node($name, %conf)        a new, initialised node that preloads uid
+#   uid_node($name, %conf)        a new, initialised node that preloads uid,
+#                                 with the settings %conf (and, under the
+#                                 keys new and init, hashes of parameters
+#                                 for PostgreSQL::Test::Cluster's new and
+#                                 init)
 #   sqlstate_of($node, $sql)      (sqlstate, stderr) of a failing statement
 #   faketime_start($node, $file)  start a node under libfaketime, whose clock
 #                                 offset is read from $file on every call
@@ -32,7 +36,7 @@ sub uid_epoch_ms { return 1767225600000; }
 sub uid_node
 {
 	my ($name, %conf) = @_;
-	my $node = PostgreSQL::Test::Cluster->new($name);
+	my $node = PostgreSQL::Test::Cluster->new($name, %{ delete $conf{new} // {} });
 	$node->init(%{ delete $conf{init} // {} });
 	my $lines = "shared_preload_libraries = 'uid'\n";
 	$lines .= "$_ = '$conf{$_}'\n" for sort keys %conf;
