@@ -98,6 +98,16 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode
 	test/unit/ff1_test
 	test/unit/decode_test
 	bash test/unit/uid_decode_test.sh ./uid-decode
+	bash test/unit/meta_test.sh
+
+# The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
+# archive), once META.json agrees with uid.control.
+UID_DIST = uid-$(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' META.json | head -n 1)
+.PHONY: dist
+dist:
+	bash test/unit/meta_test.sh >/dev/null || { bash test/unit/meta_test.sh | grep '^not ok'; exit 1; }
+	git archive --format=zip --prefix=$(UID_DIST)/ -o $(UID_DIST).zip HEAD
+	@echo "wrote $(UID_DIST).zip"
 
 # The manual page of uid-decode, next to the server's own.
 install: install-man
