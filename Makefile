@@ -39,8 +39,10 @@ ISOLATION      = $(sort $(notdir $(basename $(wildcard test/isolation/specs/*.sp
 ISOLATION_OPTS = --inputdir=test/isolation --temp-instance=tmp_check_iso \
 	--temp-config=test/uid_test.conf --load-extension=$(EXTENSION)
 
-# Perl TAP tests (PostgreSQL::Test::Cluster) live in test/t.
-TAP_TESTS   = 1
+# Perl TAP tests (PostgreSQL::Test::Cluster) live in test/t.  They take
+# minutes; "TAP_TESTS= make installcheck" (as with "pgxn check") runs
+# pg_regress and the isolation specs only.
+TAP_TESTS  ?= 1
 PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 PROVE_FLAGS = -I test/t
 
