@@ -88,9 +88,9 @@ uid-decode: src/uid_decode.c src/decode.c src/ff1.c src/decode.h src/ff1.h uid.c
 		src/uid_decode.c src/decode.c src/ff1.c $(FRONTEND_LIBS)
 
 # The unit tests (test/unit/) need no server.
-test/unit/ff1_test: test/unit/ff1_test.c src/ff1.c src/ff1.h
+test/unit/ff1_test: test/unit/ff1_test.c test/unit/unit_tap.h src/ff1.c src/ff1.h
 	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/ff1_test.c src/ff1.c $(FRONTEND_LIBS)
-test/unit/decode_test: test/unit/decode_test.c src/decode.c src/ff1.c src/decode.h src/ff1.h
+test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h src/decode.c src/ff1.c src/decode.h src/ff1.h
 	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/decode_test.c src/decode.c src/ff1.c \
 		$(FRONTEND_LIBS)
 EXTRA_CLEAN += test/unit/ff1_test test/unit/decode_test

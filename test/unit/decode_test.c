@@ -16,18 +16,7 @@
 #include <string.h>
 
 #include "decode.h"
-
-static int	tests = 0;
-static int	failures = 0;
-
-static void
-check(bool ok, const char *what)
-{
-	tests++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", tests, what);
-}
+#include "unit_tap.h"
 
 /* xorshift64*: reproducible values for the round trips */
 static uint64 rng_state = UINT64CONST(0x9E3779B97F4A7C15);
@@ -280,8 +269,5 @@ main(void)
 	TestUuidText();
 	TestUuidFields();
 	TestMask();
-	printf("1..%d\n", tests);
-	if (failures)
-		printf("# %d of %d checks failed\n", failures, tests);
-	return failures ? 1 : 0;
+	return check_done("decode_test");
 }
