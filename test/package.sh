@@ -24,7 +24,7 @@ cache=${UID_ROOT_CACHE:-/var/cache/uid-root}
 suite=bookworm
 started=$(date +%s)
 
-say() { echo "### package.sh: $*"; }
+say() { echo "### package.sh [$(($(date +%s) - started)) s]: $*"; }
 fail() {
 	echo "### package.sh: FAILED: $*" >&2
 	exit 1
