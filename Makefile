@@ -20,6 +20,7 @@ OBJS = \
 	src/counters.o \
 	src/text_forms.o \
 	src/ff1.o \
+	src/decode.o \
 	src/mask.o \
 	src/time_filter.o
 
@@ -42,8 +43,10 @@ ISOLATION_OPTS = --inputdir=test/isolation --temp-instance=tmp_check_iso \
 	--temp-config=test/uid_test.conf --load-extension=$(EXTENSION) \
 	--encoding=UTF8 --no-locale
 
-# Perl TAP tests (PostgreSQL::Test::Cluster) live in test/t.
-TAP_TESTS   = 1
+# Perl TAP tests (PostgreSQL::Test::Cluster) live in test/t.  They take
+# minutes; "TAP_TESTS= make installcheck" (as with "pgxn check") runs
+# pg_regress and the isolation specs only.
+TAP_TESTS  ?= 1
 PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 PROVE_FLAGS = -I test/t
 
@@ -57,6 +60,13 @@ SHLIB_LINK += -lcrypto
 PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter
 
 EXTRA_CLEAN = tmp_install tmp_upgrade_from_* tmp_summary tmp_suite_*.log
+
+# uid-decode: the command that reads IDs without a server (src/uid_decode.c),
+# built from the decoding code the extension links (src/decode.c), installed
+# into the server's bindir; its manual page goes to the server's man
+# directory.
+SCRIPTS_built = uid-decode
+UID_VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(dir $(firstword $(MAKEFILE_LIST)))uid.control)
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -72,15 +82,45 @@ test:
 
 # One suite at a time (test/run.sh runs them all against a private install
 # by passing bindir=...).
-# The FF1 unit test (test/unit/ff1_test.c) needs no server.
-test/unit/ff1_test: test/unit/ff1_test.c src/ff1.c src/ff1.h
-	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/ff1_test.c src/ff1.c \
-		$(LDFLAGS) -L$(pkglibdir) -L$(libdir) -lpgcommon -lpgport -lcrypto -lm
-EXTRA_CLEAN += test/unit/ff1_test
+# Programs without a server (-DFRONTEND): uid-decode and the unit tests.
+# PostgreSQL's libpgcommon and libpgport give them its snprintf and
+# byte-order helpers.
+FRONTEND_LIBS = $(LDFLAGS) -L$(pkglibdir) -L$(libdir) -lpgcommon -lpgport -lcrypto -lm
+
+uid-decode: src/uid_decode.c src/decode.c src/ff1.c src/decode.h src/ff1.h uid.control
+	$(CC) $(CFLAGS) -DFRONTEND -DUID_VERSION='"$(UID_VERSION)"' $(CPPFLAGS) -o $@ \
+		src/uid_decode.c src/decode.c src/ff1.c $(FRONTEND_LIBS)
+
+# The unit tests (test/unit/) need no server.
+test/unit/ff1_test: test/unit/ff1_test.c test/unit/unit_tap.h src/ff1.c src/ff1.h
+	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/ff1_test.c src/ff1.c $(FRONTEND_LIBS)
+test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h src/decode.c src/ff1.c src/decode.h src/ff1.h
+	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/decode_test.c src/decode.c src/ff1.c \
+		$(FRONTEND_LIBS)
+EXTRA_CLEAN += test/unit/ff1_test test/unit/decode_test
 
 .PHONY: check-unit
-check-unit: test/unit/ff1_test
+check-unit: test/unit/ff1_test test/unit/decode_test uid-decode
 	test/unit/ff1_test
+	test/unit/decode_test
+	bash test/unit/uid_decode_test.sh ./uid-decode
+	bash test/unit/meta_test.sh
+
+# The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
+# archive), once META.json agrees with uid.control.
+UID_DIST = uid-$(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' META.json | head -n 1)
+.PHONY: dist
+dist:
+	bash test/unit/meta_test.sh >/dev/null || { bash test/unit/meta_test.sh | grep '^not ok'; exit 1; }
+	git archive --format=zip --prefix=$(UID_DIST)/ -o $(UID_DIST).zip HEAD
+	@echo "wrote $(UID_DIST).zip"
+
+# The manual page of uid-decode, next to the server's own.
+install: install-man
+.PHONY: install-man
+install-man:
+	$(MKDIR_P) '$(DESTDIR)$(datadir)/man/man1'
+	$(INSTALL_DATA) docs/uid-decode.1 '$(DESTDIR)$(datadir)/man/man1/uid-decode.1'
 
 .PHONY: installcheck-regress installcheck-isolation installcheck-tap
 installcheck-regress:

@@ -2,7 +2,9 @@
  * layout.c
  *		Reading Snowflake-style IDs back: uid_decode(bigint), uid_time(bigint)
  *		and uid_from_time(timestamptz).  Pure functions of their input, so
- *		they need no shared memory and work without preloading.
+ *		they need no shared memory and work without preloading.  The fields
+ *		come from decode.c, which the uid-decode command shares; here they
+ *		become rows, and bad input becomes errors.
  */
 #include "postgres.h"
 
@@ -26,13 +28,6 @@ UidCheckId(int64 id)
 				 errhint("uid_next() sets the sign bit to 0; a negative value comes from elsewhere.")));
 }
 
-/* ms since the uid epoch of an ID */
-static inline int64
-UidIdMs(int64 id)
-{
-	return id >> (UID_WORKER_BITS + UID_SEQ_BITS);
-}
-
 /*
  * uid_decode(bigint): the time, worker id and sequence of an ID, as one row.
  */
@@ -43,16 +38,18 @@ uid_decode(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	Datum		values[4];
 	bool		nulls[4] = {false, false, false, false};
+	UidFields	f;
 
-	UidCheckId(id);
+	if (!UidDecodeFields(id, &f))
+		UidCheckId(id);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	values[0] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UidIdMs(id) + UID_EPOCH_MS));
-	values[1] = Int32GetDatum((int32) ((id >> UID_SEQ_BITS) & UID_MAX_WORKER));
-	values[2] = Int32GetDatum((int32) (id & UID_MAX_SEQ));
-	values[3] = Int64GetDatum(UidIdMs(id));
+	values[0] = TimestampTzGetDatum(UidUnixMsToTimestamptz(f.unix_ms));
+	values[1] = Int32GetDatum((int32) f.worker_id);
+	values[2] = Int32GetDatum((int32) f.sequence);
+	values[3] = Int64GetDatum(f.ms_since_epoch);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
@@ -62,9 +59,11 @@ Datum
 uid_time(PG_FUNCTION_ARGS)
 {
 	int64		id = PG_GETARG_INT64(0);
+	UidFields	f;
 
-	UidCheckId(id);
-	PG_RETURN_TIMESTAMPTZ(UidUnixMsToTimestamptz(UidIdMs(id) + UID_EPOCH_MS));
+	if (!UidDecodeFields(id, &f))
+		UidCheckId(id);
+	PG_RETURN_TIMESTAMPTZ(UidUnixMsToTimestamptz(f.unix_ms));
 }
 
 /*

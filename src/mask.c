@@ -56,21 +56,8 @@ PG_FUNCTION_INFO_V1(uuid7_unmask);
 PG_FUNCTION_INFO_V1(uuid7_mask_with_key);
 PG_FUNCTION_INFO_V1(uuid7_unmask_with_key);
 
-#define UID_MASK_BITS			63
-#define UUID7_MASK_BITS			122
-#define UID_MASK_MAX_KEY		32
+/* UID_MASK_BITS, UUID7_MASK_BITS, UID_MASK_MAX_KEY and the bit layout: decode.c */
 #define UID_MASK_CACHED_KEYS	4
-
-/*
- * uuid7_mask() takes times below 2^42 ms (2109-05-15 07:35:11.104 UTC), so
- * that uuid7_unmask() can refuse a UUID whose unmasked time is beyond: a
- * UUID not masked with the key unmasks to a time that is uniformly spread
- * over 2^48 ms, and lands below 2^42 one time in 64.
- */
-#define UUID7_MASK_TIME_BITS	42
-#define UUID7_MASK_TIME_END		"2109-05-15 07:35:11.104+00"
-
-#define LOW_BITS(n)				((UINT64CONST(1) << (n)) - 1)
 
 /* a key ready for use */
 typedef struct UidMaskKey
@@ -194,12 +181,11 @@ UidMaskArgKey(bytea *key)
 static int64
 UidMaskBigint(UidMaskKey *k, int64 id, bool unmask)
 {
-	Ff1Value	in = {0, (uint64) id};
-	Ff1Value	out;
+	int64		out;
 
-	if (!(unmask ? Ff1Decrypt(&k->bits63, in, &out) : Ff1Encrypt(&k->bits63, in, &out)))
+	if (!UidMaskBits63(&k->bits63, id, unmask, &out))
 		UidMaskAesFailed();
-	return (int64) out.lo;
+	return out;
 }
 
 /* uid_mask(bigint): the masked form of a non-negative bigint, under uid.mask_key */
@@ -291,32 +277,19 @@ Uuid7UnmaskCheckInput(const pg_uuid_t *u)
 }
 
 /*
- * Masks or unmasks the 122 free bits of a UUID: the 48-bit time, the 12
- * bits of rand_a and the 62 of rand_b, in that order, as one FF1 string.
- * The result gets version 4 (masked) or 7 (unmasked) and variant 0b10.
- * Returns the time field of the result.
+ * Masks or unmasks the 122 free bits of a UUID (decode.c); returns the time
+ * field of the result.
  */
 static uint64
 Uuid7MaskBits(UidMaskKey *k, const pg_uuid_t *in, pg_uuid_t *out, bool unmask)
 {
-	uint64		hi = UuidHigh64(in);
-	uint64		lo = UuidLow64(in);
-	uint64		ms = hi >> 16;
-	uint64		rand_a = hi & LOW_BITS(12);
-	uint64		rand_b = lo & LOW_BITS(62);
-	Ff1Value	x;
-	Ff1Value	y;
+	uint64		hi;
+	uint64		lo;
+	uint64		ms;
 
-	x.hi = (ms << 10) | (rand_a >> 2);
-	x.lo = (rand_a << 62) | rand_b;
-	if (!(unmask ? Ff1Decrypt(&k->bits122, x, &y) : Ff1Encrypt(&k->bits122, x, &y)))
+	if (!UidMaskBits122(&k->bits122, UuidHigh64(in), UuidLow64(in), unmask, &hi, &lo, &ms))
 		UidMaskAesFailed();
-	ms = y.hi >> 10;
-	rand_a = ((y.hi & LOW_BITS(10)) << 2) | (y.lo >> 62);
-	rand_b = y.lo & LOW_BITS(62);
-	UuidSet64(out,
-			  (ms << 16) | ((uint64) (unmask ? 7 : 4) << 12) | rand_a,
-			  (UINT64CONST(2) << 62) | rand_b);
+	UuidSet64(out, hi, lo);
 	return ms;
 }
 
@@ -394,18 +367,6 @@ uuid7_unmask_with_key(PG_FUNCTION_ARGS)
 
 /* ---- the setting uid.mask_key ---- */
 
-static int
-UidHexValue(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Parses the key into extra.  Every refusal sets its own message: without
  * one, PostgreSQL's "invalid value for parameter" would quote the key to
@@ -438,8 +399,8 @@ UidMaskKeyCheck(char **newval, void **extra, GucSource source)
 	}
 	for (int i = 0; i < len; i += 2)
 	{
-		int			h = UidHexValue(hex[i]);
-		int			l = UidHexValue(hex[i + 1]);
+		int			h = UidHexDigitValue(hex[i]);
+		int			l = UidHexDigitValue(hex[i + 1]);
 
 		if (h < 0 || l < 0)
 		{

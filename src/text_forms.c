@@ -30,74 +30,14 @@ PG_FUNCTION_INFO_V1(uid_from_text);
 PG_FUNCTION_INFO_V1(uuid_to_text);
 PG_FUNCTION_INFO_V1(uuid_from_text);
 
-#define UID_TEXT_DIGITS		13
-#define UUID_TEXT_DIGITS	26
-
-static const char crockford_digits[32] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-#define NO_DIGIT	0xFF
-#define NO_DIGITS_16 \
-	NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, \
-	NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT
-
-/*
- * The value of each byte as a digit, or NO_DIGIT.  Lower case reads as
- * upper case, O as 0, I and L as 1; U and everything else is refused.
- */
-static const uint8 crockford_values[256] = {
-	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
-	/* 0-9 */
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
-	/* @ A B C D E F G H I J K L M N O */
-	NO_DIGIT, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
-	/* P Q R S T U V W X Y Z */
-	22, 23, 24, 25, 26, NO_DIGIT, 27, 28, 29, 30, 31, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
-	/* ` a b c d e f g h i j k l m n o */
-	NO_DIGIT, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
-	/* p q r s t u v w x y z */
-	22, 23, 24, 25, 26, NO_DIGIT, 27, 28, 29, 30, 31, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
-	/* bytes 128..255 */
-	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
-	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
-};
+/* the digit table of decode.c, which the uid-decode command shares */
+#define NO_DIGIT			UID_CROCKFORD_NO_DIGIT
+#define crockford_values	UidCrockfordValues
 
 static inline bool
 UidTextIsSpace(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* The low 5 * n bits of v as n digits, most significant first. */
-static inline void
-UidTextEncode64(uint64 v, int n, char *out)
-{
-	for (int i = n - 1; i >= 0; i--)
-	{
-		out[i] = crockford_digits[v & 31];
-		v >>= 5;
-	}
-}
-
-/*
- * n digits (at most 64 bits' worth) as a number.  Every value is or-ed into
- * *seen, so one test afterwards (NO_DIGIT has the top bit) tells whether a
- * character was not a digit, without a branch per character.
- */
-static inline uint64
-UidTextDecode64(const char *s, int n, uint8 *seen)
-{
-	uint64		v = 0;
-	uint8		all = 0;
-
-	for (int i = 0; i < n; i++)
-	{
-		uint8		d = crockford_values[(unsigned char) s[i]];
-
-		all |= d;
-		v = (v << 5) | (d & 31);
-	}
-	*seen |= all;
-	return v;
 }
 
 /* A text of n digits, to be filled in */
@@ -243,7 +183,7 @@ uid_to_text(PG_FUNCTION_ARGS)
 
 	UidCheckId(id);
 	t = UidTextNew(UID_TEXT_DIGITS);
-	UidTextEncode64((uint64) id, UID_TEXT_DIGITS, VARDATA(t));
+	UidTextEncodeUid((uint64) id, VARDATA(t));
 	PG_RETURN_TEXT_P(t);
 }
 
@@ -254,32 +194,22 @@ uid_from_text(PG_FUNCTION_ARGS)
 	text	   *t = PG_GETARG_TEXT_PP(0);
 	int			start;
 	const char *s = UidTextForm(t, UID_TEXT_DIGITS, "uid", &start);
-	uint8		seen = 0;
-	uint64		v = UidTextDecode64(s + start, UID_TEXT_DIGITS, &seen);
+	int64		v;
 
-	if (unlikely(seen & 0x80))
+	if (unlikely(!UidTextDecodeUid(s + start, &v)))
 		UidTextRefuse("uid", s, VARSIZE_ANY_EXHDR(t), start, start + UID_TEXT_DIGITS,
 					  UID_TEXT_DIGITS);
-	PG_RETURN_INT64((int64) v);
+	PG_RETURN_INT64(v);
 }
 
-/*
- * uuid_to_text(uuid): 26 digits; for a v7, its ULID.  The 128 bits are 3 +
- * 125: digits 0..12 are the top 63 bits, digit 13 the next 5 (1 from the
- * high word, 4 from the low one), digits 14..25 the last 60.
- */
+/* uuid_to_text(uuid): 26 digits; for a v7, its ULID (decode.c) */
 Datum
 uuid_to_text(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
-	uint64		hi = UuidHigh64(u);
-	uint64		lo = UuidLow64(u);
 	text	   *t = UidTextNew(UUID_TEXT_DIGITS);
-	char	   *out = VARDATA(t);
 
-	UidTextEncode64(hi >> 1, 13, out);
-	out[13] = crockford_digits[((hi & 1) << 4) | (lo >> 60)];
-	UidTextEncode64(lo, 12, out + 14);
+	UidTextEncodeUuid(UuidHigh64(u), UuidLow64(u), VARDATA(t));
 	PG_RETURN_TEXT_P(t);
 }
 
@@ -290,16 +220,14 @@ uuid_from_text(PG_FUNCTION_ARGS)
 	text	   *t = PG_GETARG_TEXT_PP(0);
 	int			start;
 	const char *s = UidTextForm(t, UUID_TEXT_DIGITS, "uuid", &start);
-	uint8		seen = 0;
-	uint64		top = UidTextDecode64(s + start, 13, &seen);
-	uint64		mid = UidTextDecode64(s + start + 13, 1, &seen);
-	uint64		low = UidTextDecode64(s + start + 14, 12, &seen);
+	uint64		hi;
+	uint64		lo;
 	pg_uuid_t  *u;
 
-	if (unlikely(seen & 0x80))
+	if (unlikely(!UidTextDecodeUuid(s + start, &hi, &lo)))
 		UidTextRefuse("uuid", s, VARSIZE_ANY_EXHDR(t), start, start + UUID_TEXT_DIGITS,
 					  UUID_TEXT_DIGITS);
 	u = (pg_uuid_t *) palloc(UUID_LEN);
-	UuidSet64(u, (top << 1) | (mid >> 4), (mid << 60) | low);
+	UuidSet64(u, hi, lo);
 	PG_RETURN_UUID_P(u);
 }

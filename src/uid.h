@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "compat.h"
+#include "decode.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -20,17 +21,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-/* ---- The Snowflake-style layout (docs/snowflake.md, "Layout") ---- */
-
-/* 2026-01-01T00:00:00Z in ms since the Unix epoch.  Pinned by a test. */
-#define UID_EPOCH_MS		INT64CONST(1767225600000)
-#define UID_TIME_BITS		41
-#define UID_WORKER_BITS		10
-#define UID_SEQ_BITS		12
-#define UID_MAX_TIME		((INT64CONST(1) << UID_TIME_BITS) - 1)
-#define UID_MAX_WORKER		((1 << UID_WORKER_BITS) - 1)
-#define UID_MAX_SEQ			((1 << UID_SEQ_BITS) - 1)
-#define UID_SEQ_PER_MS		(1 << UID_SEQ_BITS)
+/* ---- The Snowflake-style layout (docs/snowflake.md, "Layout"): decode.h ---- */
 
 /* Unix ms <-> PostgreSQL timestamp (us since 2000-01-01) */
 #define UID_UNIX_TO_PG_MS	INT64CONST(946684800000)
@@ -62,13 +53,6 @@ UidTimestamptzToUnixMs(TimestampTz ts)
 #define UidStateSeq(s)		((int) ((s) & UID_MAX_SEQ))
 #define UidMakeState(ms, seq) (((uint64) (ms) << UID_SEQ_BITS) | (uint64) (seq))
 
-static inline int64
-UidCompose(int64 ms, int worker, int seq)
-{
-	return (ms << (UID_WORKER_BITS + UID_SEQ_BITS)) |
-		((int64) worker << UID_SEQ_BITS) | (int64) seq;
-}
-
 /* ---- UUID bits (RFC 9562) ---- */
 
 static inline bool
@@ -93,28 +77,19 @@ UuidIsV7(const pg_uuid_t *u)
 static inline uint64
 UuidHigh64(const pg_uuid_t *u)
 {
-	uint64		w;
-
-	memcpy(&w, &u->data[0], sizeof(w));
-	return pg_ntoh64(w);
+	return UuidBytesHigh64(u->data);
 }
 
 static inline uint64
 UuidLow64(const pg_uuid_t *u)
 {
-	uint64		w;
-
-	memcpy(&w, &u->data[8], sizeof(w));
-	return pg_ntoh64(w);
+	return UuidBytesLow64(u->data);
 }
 
 static inline void
 UuidSet64(pg_uuid_t *u, uint64 hi, uint64 lo)
 {
-	hi = pg_hton64(hi);
-	lo = pg_hton64(lo);
-	memcpy(&u->data[0], &hi, sizeof(hi));
-	memcpy(&u->data[8], &lo, sizeof(lo));
+	UuidBytesSet64(u->data, hi, lo);
 }
 
 /* ---- Error codes (README, "Errors") ---- */

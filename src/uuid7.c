@@ -77,9 +77,6 @@ static uint64 backend_last = 0;
 #define UUID7_SUB_BITS		16
 #define UUID7_NS_PER_MS		1000000
 
-/* Gregorian epoch (1582-10-15) of UUIDv1 and v6, as a Julian day */
-#define UUID_GREGORIAN_JDATE	INT64CONST(2299161)
-
 PG_FUNCTION_INFO_V1(uuid7);
 PG_FUNCTION_INFO_V1(uuid7_at);
 PG_FUNCTION_INFO_V1(uuid7_time);
@@ -303,39 +300,18 @@ Uuid7StateOf(const pg_uuid_t *u)
 	return s;
 }
 
+/* the 48-bit Unix ms of a v7 UUID */
 static inline int64
 Uuid7Ms(const pg_uuid_t *u)
 {
-	int64		ms = 0;
-
-	for (int i = 0; i < 6; i++)
-		ms = (ms << 8) | u->data[i];
-	return ms;
+	return (int64) (UuidHigh64(u) >> 16);
 }
 
-/*
- * The Gregorian time of a v1 or v6 UUID as a timestamptz, truncated to
- * microseconds.  60 bits of 100 ns from 1582 end in year 5236, well inside
- * the timestamptz range, so this cannot overflow.
- */
-static TimestampTz
-UuidGregorianTime(const pg_uuid_t *u, int version)
+/* the time of a UUID whose fields (decode.c) have one, as a timestamptz */
+static inline TimestampTz
+UuidFieldsTime(const UuidFields *f)
 {
-	uint64		t;
-
-	if (version == 1)
-		t = ((uint64) (u->data[6] & 0x0f) << 56) | ((uint64) u->data[7] << 48) |
-			((uint64) u->data[4] << 40) | ((uint64) u->data[5] << 32) |
-			((uint64) u->data[0] << 24) | ((uint64) u->data[1] << 16) |
-			((uint64) u->data[2] << 8) | (uint64) u->data[3];
-	else
-		t = ((uint64) u->data[0] << 52) | ((uint64) u->data[1] << 44) |
-			((uint64) u->data[2] << 36) | ((uint64) u->data[3] << 28) |
-			((uint64) u->data[4] << 20) | ((uint64) u->data[5] << 12) |
-			((uint64) (u->data[6] & 0x0f) << 8) | (uint64) u->data[7];
-
-	return (TimestampTz) (t / 10) -
-		(POSTGRES_EPOCH_JDATE - UUID_GREGORIAN_JDATE) * SECS_PER_DAY * USECS_PER_SEC;
+	return (TimestampTz) (f->unix_us - UID_UNIX_TO_PG_MS * 1000);
 }
 
 /* ---- SQL functions ---- */
@@ -449,42 +425,18 @@ uid_decode_uuid(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	Datum		values[3];
 	bool		nulls[3] = {true, true, false};
-	uint8		v = u->data[8];
-	int			variant;
+	UuidFields	f;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	if ((v & 0x80) == 0)
-		variant = 0;
-	else if ((v & 0x40) == 0)
-		variant = 2;
-	else if ((v & 0x20) == 0)
-		variant = 6;
-	else
-		variant = 7;
-	values[2] = Int32GetDatum(variant);
-
-	values[0] = (Datum) 0;
-	values[1] = (Datum) 0;
-	if (variant == 2)
-	{
-		int			version = UuidVersion(u);
-
-		values[1] = Int32GetDatum(version);
-		nulls[1] = false;
-		if (version == 7)
-		{
-			values[0] = TimestampTzGetDatum(UidUnixMsToTimestamptz(Uuid7Ms(u)));
-			nulls[0] = false;
-		}
-		else if (version == 1 || version == 6)
-		{
-			values[0] = TimestampTzGetDatum(UuidGregorianTime(u, version));
-			nulls[0] = false;
-		}
-	}
+	UuidDecodeFields(u->data, &f);
+	values[0] = f.has_time ? TimestampTzGetDatum(UuidFieldsTime(&f)) : (Datum) 0;
+	nulls[0] = !f.has_time;
+	values[1] = f.version >= 0 ? Int32GetDatum(f.version) : (Datum) 0;
+	nulls[1] = f.version < 0;
+	values[2] = Int32GetDatum(f.variant);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
@@ -563,13 +515,11 @@ Datum
 uid_compat_uuid_extract_timestamp(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+	UuidFields	f;
 
-	if (!UuidIsRfcVariant(u))
-		PG_RETURN_NULL();
-	if (UuidVersion(u) == 7)
-		PG_RETURN_TIMESTAMPTZ(UidUnixMsToTimestamptz(Uuid7Ms(u)));
-	if (UuidVersion(u) == 1)
-		PG_RETURN_TIMESTAMPTZ(UuidGregorianTime(u, 1));
+	UuidDecodeFields(u->data, &f);
+	if (f.version == 7 || f.version == 1)
+		PG_RETURN_TIMESTAMPTZ(UuidFieldsTime(&f));
 	PG_RETURN_NULL();
 }
 

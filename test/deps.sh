@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages that building and testing uid need: the
-# PostgreSQL 15 server and headers, pgTAP, the Perl test modules and
-# libfaketime, the engines the lease store tests run (Patroni, etcd,
-# pgbouncer), and what test/build-pg.sh needs to build PostgreSQL 16 to 19
-# from source (bison, flex, OpenSSL and zlib headers).  Needs root.  Safe to
-# run again.
+# PostgreSQL 15 server and headers, pgTAP, the Perl test modules,
+# libfaketime, postgres_exporter (TAP 100), the engines the lease store tests
+# run (Patroni, etcd, pgbouncer), and what test/build-pg.sh needs to build
+# PostgreSQL 16 to 19 from source (bison, flex, OpenSSL and zlib headers).
+# Needs root.  Safe to run again.
 set -euo pipefail
 PG_MAJOR=${PG_MAJOR:-15}
 if [ "$(id -u)" != 0 ]; then
@@ -17,6 +17,6 @@ apt-get install -y -q --no-install-recommends \
 	build-essential ca-certificates \
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" postgresql-contrib libssl-dev \
 	"postgresql-$PG_MAJOR-pgtap" libtap-parser-sourcehandler-pgtap-perl \
-	libipc-run-perl faketime libfaketime \
+	libipc-run-perl faketime libfaketime prometheus-postgres-exporter \
 	bison flex zlib1g-dev xz-utils \
 	patroni python3-etcd etcd-server pgbouncer

@@ -25,20 +25,9 @@
 #include <openssl/evp.h>
 
 #include "ff1.h"
+#include "unit_tap.h"
 
 typedef unsigned __int128 u128;
-
-static int	tests = 0;
-static int	failures = 0;
-
-static void
-check(bool ok, const char *what)
-{
-	tests++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", tests, what);
-}
 
 static int
 unhex(const char *hex, unsigned char *out)
@@ -617,8 +606,5 @@ main(void)
 	TestPermutation(20);
 	TestPermutation(21);
 	TestUidUses();
-	printf("1..%d\n", tests);
-	if (failures)
-		fprintf(stderr, "ff1_test: %d of %d checks failed\n", failures, tests);
-	return failures ? 1 : 0;
+	return check_done("ff1_test");
 }

@@ -1,0 +1,191 @@
+# Monitoring end to end: Debian's postgres_exporter, with the queries of
+# monitoring/uid-queries.yml and a login role that is only in pg_monitor,
+# scrapes a server with uid after IDs were generated, a backward clock step
+# was waited out and a larger one refused (libfaketime); every uid metric it
+# serves on /metrics equals what uid_stats and uid_lease_status() say.  The
+# exporter listens on 127.0.0.1 on a free port and is stopped at the end.
+use strict;
+use warnings;
+
+use File::Basename qw(dirname);
+use HTTP::Tiny;
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use lib dirname(__FILE__);
+use UidTap;
+
+my $exporter = '/usr/bin/prometheus-postgres-exporter';
+plan skip_all => "$exporter is not installed (Debian package prometheus-postgres-exporter)"
+  unless -x $exporter;
+plan skip_all => "libfaketime is not installed" unless -e $UidTap::LIBFAKETIME;
+
+my $queries = dirname(__FILE__) . '/../../monitoring/uid-queries.yml';
+ok(-r $queries, 'monitoring/uid-queries.yml is there');
+
+my $node = uid_node(
+	'metrics',
+	'uid.worker_id'         => 5,
+	'uid.clock_max_wait_ms' => 5000);
+my $clock = $node->basedir . '/faketime.rc';
+set_clock($clock, '+0');
+faketime_start($node, $clock);
+
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION uid;
+	CREATE ROLE uid_exporter LOGIN IN ROLE pg_monitor;
+	CREATE TABLE t (id bigint PRIMARY KEY DEFAULT uid_next(), u uuid DEFAULT uuid7());
+	INSERT INTO t SELECT FROM generate_series(1, 1000);
+	SELECT count(*) FROM uid_next_batch(10);
+});
+is( $node->safe_psql('postgres',
+		q{SELECT rolsuper OR rolcreaterole OR rolcreatedb FROM pg_roles WHERE rolname = 'uid_exporter'}),
+	'f',
+	'the exporter role has no privilege beyond pg_monitor');
+
+# a backward step of 2 s: waited out (uid.clock_max_wait_ms is 5 s)
+set_clock($clock, '-2');
+$node->safe_psql('postgres', 'INSERT INTO t DEFAULT VALUES');
+# a backward step of 60 s: refused
+set_clock($clock, '-60');
+my ($state) = sqlstate_of($node, 'SELECT uid_next()');
+is($state, 'UID01', 'a 60 s backward step is refused with UID01');
+set_clock($clock, '+0');
+$node->poll_query_until('postgres', 'SELECT uid_next() > 0')
+  or die 'uid_next() did not recover after the clock came back';
+my ($waits, $refusals) = split /\|/,
+  $node->safe_psql('postgres', 'SELECT clock_waits, clock_refusals FROM uid_stats');
+cmp_ok($waits,    '>=', 1, 'uid_stats counted the clock wait');
+cmp_ok($refusals, '>=', 1, 'uid_stats counted the refusal');
+
+# the exporter, as the OS user running this test, on a free loopback port
+my $port = PostgreSQL::Test::Cluster::get_free_port();
+my $dsn = sprintf('host=%s port=%d user=uid_exporter dbname=postgres sslmode=disable',
+	$node->host, $node->port);
+my ($out, $err) = ('', '');
+my $h;
+{
+	local $ENV{DATA_SOURCE_NAME} = $dsn;
+	$h = IPC::Run::start(
+		[
+			$exporter,                          "--web.listen-address=127.0.0.1:$port",
+			"--extend.query-path=$queries",     '--disable-default-metrics',
+			'--disable-settings-metrics',       '--log.level=warn'
+		],
+		'>', \$out, '2>', \$err);
+}
+
+# Scrapes /metrics until the uid metrics are there (bounded); returns
+# { "name{labels}" => value }.
+sub scrape
+{
+	my $http = HTTP::Tiny->new(timeout => 10);
+	for (1 .. 300)
+	{
+		my $r = $http->get("http://127.0.0.1:$port/metrics");
+		if ($r->{success} && $r->{content} =~ /^uid_ids_issued_total/m)
+		{
+			my %m;
+			for (split /\n/, $r->{content})
+			{
+				next if /^#/;
+				my ($name, $value) = /^(\S+)\s+(\S+)$/ or next;
+				$m{$name} = $value;
+			}
+			return \%m;
+		}
+		die "the exporter exited: $err" unless $h->pumpable;
+		select(undef, undef, undef, 0.1);
+	}
+	die "no uid metrics on /metrics; exporter said: $err";
+}
+
+my $m = scrape();
+my %stats;
+my @cols = qw(worker_id ids_issued uuids_issued batch_calls clock_waits clock_refusals
+  clock_steps max_clock_step_ms overflow_waits reserve_writes);
+@stats{@cols} = split /\|/, $node->safe_psql('postgres',
+	'SELECT ' . join(', ', @cols) . ' FROM uid_stats');
+
+# the label set of a metric name (the exporter adds "server")
+sub metric
+{
+	my ($name, %want) = @_;
+	my @hits;
+	for my $k (keys %$m)
+	{
+		my ($n, $labels) = $k =~ /^([^{]+)(?:\{(.*)\})?$/ or next;
+		next unless $n eq $name;
+		my %l = ($labels // '') =~ /(\w+)="([^"]*)"/g;
+		next if grep { ($l{$_} // '') ne $want{$_} } keys %want;
+		push @hits, $m->{$k};
+	}
+	die "no series ${name}\{" . join(',', %want) . "} on /metrics" unless @hits;
+	die "more than one series ${name}\{" . join(',', %want) . "}" if @hits > 1;
+	return $hits[0];
+}
+
+for my $c (qw(ids_issued uuids_issued batch_calls clock_waits clock_refusals clock_steps
+	overflow_waits reserve_writes))
+{
+	is(metric("uid_${c}_total") + 0, $stats{$c} + 0, "uid_${c}_total is uid_stats.$c ($stats{$c})");
+}
+is(metric('uid_worker_id') + 0, 5, 'uid_worker_id is uid.worker_id');
+cmp_ok(metric('uid_ids_issued_total'), '>=', 1012, 'uid_ids_issued_total counts every ID generated');
+cmp_ok(metric('uid_clock_waits_total'), '>=', 1, 'uid_clock_waits_total saw the wait');
+cmp_ok(metric('uid_clock_refusals_total'), '>=', 1, 'uid_clock_refusals_total saw the refusal');
+is(metric('uid_clock_max_step_seconds') + 0, $stats{max_clock_step_ms} / 1000,
+	'uid_clock_max_step_seconds is uid_stats.max_clock_step_ms in seconds');
+cmp_ok(metric('uid_clock_max_step_seconds'), '>', 5, 'and it is the refused step (60 s less the time since the last ID), not the waited one');
+
+my ($last, $reset, $left) = split /\|/, $node->safe_psql('postgres', q{
+	SELECT extract(epoch FROM last_issued_at), extract(epoch FROM stats_reset),
+	       extract(epoch FROM layout_ends_at) FROM uid_stats});
+is(metric('uid_last_issued_timestamp_seconds') + 0, $last + 0,
+	'uid_last_issued_timestamp_seconds is uid_stats.last_issued_at');
+is(metric('uid_stats_reset_timestamp_seconds') + 0, $reset + 0,
+	'uid_stats_reset_timestamp_seconds is uid_stats.stats_reset');
+# layout_ends_at is fixed: the scrape's "seconds left" plus the scrape's time
+# is it, whatever the time of the scrape (the server clock is the real one now)
+my $end_seen = metric('uid_layout_seconds_left') + time();
+cmp_ok(abs($end_seen - $left), '<', 3600,
+	'uid_layout_seconds_left counts down to uid_stats.layout_ends_at');
+
+# the lease: a static worker id
+is(metric('uid_lease_state_current', mode => 'static', state => 'static') + 0, 1,
+	'uid_lease_state_current{state="static"} is 1 with a static worker id');
+is(metric('uid_lease_state_current', mode => 'static', state => 'held') + 0, 0,
+	'uid_lease_state_current{state="held"} is 0');
+my $states = grep { /^uid_lease_state_current\{/ } keys %$m;
+is($states, 13, 'one uid_lease_state_current series per lease state');
+is(metric('uid_lease_consecutive_failures', mode => 'static') + 0, 0,
+	'uid_lease_consecutive_failures is 0');
+my ($pool, $renewals) = split /\|/, $node->safe_psql('postgres',
+	q{SELECT current_setting('uid.lease_pool_size'), renewals FROM uid_lease_status()});
+is(metric('uid_lease_pool_ids') + 0, $pool + 0, 'uid_lease_pool_ids is uid.lease_pool_size');
+is(metric('uid_lease_renewals_total') + 0, $renewals + 0,
+	'uid_lease_renewals_total is uid_lease_status().renewals');
+
+# after more IDs, a second scrape follows
+$node->safe_psql('postgres', 'INSERT INTO t SELECT FROM generate_series(1, 500)');
+my $before = metric('uid_ids_issued_total');
+my $ids = $node->safe_psql('postgres', 'SELECT ids_issued FROM uid_stats');
+for (1 .. 300)
+{
+	$m = scrape();
+	last if metric('uid_ids_issued_total') == $ids;
+	select(undef, undef, undef, 0.1);
+}
+is(metric('uid_ids_issued_total') + 0, $ids + 0,
+	"a later scrape has the 500 new IDs ($before -> $ids)");
+
+$h->pump_nb;
+unlike($err, qr/level=error/, 'the exporter ran every query without an error')
+  or diag($err);
+
+$h->signal('TERM');
+$h->finish;
+$node->stop;
+done_testing();

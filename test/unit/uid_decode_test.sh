@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Unit test of the uid-decode command (src/uid_decode.c), run by
+# "make check-unit": arguments and standard input, the text and JSON output,
+# masked forms with a key file, bad input and exit statuses.  Needs no
+# server.  Prints TAP; exits non-zero if a check fails.
+#
+#   bash test/unit/uid_decode_test.sh ./uid-decode
+set -uo pipefail
+cmd=${1:?usage: uid_decode_test.sh path/to/uid-decode}
+tmp=$(mktemp -d -t uid-decode-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+# run ARGS...: the command's stdout, stderr and status in $tmp/out, $tmp/err, $status
+run() {
+	"$cmd" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+}
+has() { grep -qF -- "$1" "$tmp/$2"; }
+lines() { wc -l <"$tmp/$1" | tr -d ' '; }
+
+# every line of $tmp/out is a JSON object; prints one field per object
+json_field() {
+	FIELD=$1 perl -MJSON::PP -ne 'my $o = JSON::PP->new->decode($_);
+		my $v = $o->{$ENV{FIELD}} // "null"; $v = $v ? "true" : "false" if JSON::PP::is_bool($v);
+		print "$v\n";' <"$tmp/out"
+}
+
+# --- help, version, options
+run --help
+ok $(( status != 0 )) "--help exits 0"
+has "--json" out && has "--key-file" out && has "Exit status" out
+ok $? "--help names the options and the exit statuses"
+run --version
+ok $(( status != 0 )) "--version exits 0"
+has "uid-decode (uid) " out
+ok $? "--version names the program and the version"
+run --frobnicate 1
+ok $(( status != 2 )) "an unknown option exits 2"
+has 'unknown option "--frobnicate"' err
+ok $? "and says which"
+
+# --- a uid, as a bigint and as its text form (the README's example)
+run 120583409050324992
+ok $(( status != 0 )) "a uid bigint: exit 0"
+has "uid (bigint)" out && has "2026-11-29 17:55:25.049 UTC" out &&
+	grep -Eq "worker id +1$" "$tmp/out" && grep -Eq "sequence +0$" "$tmp/out" &&
+	grep -Eq "text +03B35Z2Z40400$" "$tmp/out"
+ok $? "a uid bigint: kind, time, worker id, sequence, text form"
+run 03B35Z2Z40400
+ok $(( status != 0 )) "its text form: exit 0"
+has "uid (13-character text form)" out && grep -Eq "uid +120583409050324992$" "$tmp/out"
+ok $? "its text form: the same uid"
+run 0
+grep -q "2026-01-01 00:00:00.000 UTC" "$tmp/out"
+ok $? "uid 0 is the epoch, 2026-01-01"
+
+# --- UUIDs
+run 017f22e2-79b0-7cc3-98c4-dc0c0c07398f 017F22E279B07CC398C4DC0C0C07398F 01FWHE4YDGFK1SHH6W1G60EECF
+ok $(( status != 0 )) "a UUIDv7 in three forms: exit 0"
+[ "$(grep -c "2022-02-22 19:22:22.000 UTC" "$tmp/out")" = 3 ] &&
+	[ "$(grep -c "UUID v7" "$tmp/out")" = 3 ] && [ "$(grep -Ec "variant +2 \(RFC 9562\)" "$tmp/out")" = 3 ]
+ok $? "each: UUID v7, its time, variant 2"
+run 919108f7-52d1-4320-9bac-f847db4148a8 00000000-0000-0000-0000-000000000000
+ok $(( status != 0 )) "a v4 and the nil UUID: exit 0"
+has "UUID v4" out && has "version 4 has no time field" out && has "not of the RFC 9562 variant" out
+ok $? "a v4 has no time; the nil UUID is not of the RFC variant"
+
+# --- JSON
+run --json 120583409050324992 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+ok $(( status != 0 )) "--json: exit 0"
+[ "$(lines out)" = 2 ] && [ "$(json_field kind | tr '\n' ' ')" = "uid uuid " ]
+ok $? "--json: one object per input, with the kind"
+[ "$(json_field time | tr '\n' ' ')" = "2026-11-29T17:55:25.049Z 2022-02-22T19:22:22.000Z " ] &&
+	[ "$(json_field worker_id | head -1)" = 1 ] && [ "$(json_field sequence | head -1)" = 0 ] &&
+	[ "$(json_field version | tail -1)" = 7 ] && [ "$(json_field variant | tail -1)" = 2 ] &&
+	[ "$(json_field text | head -1)" = 03B35Z2Z40400 ]
+ok $? "--json: time, worker id, sequence, version, variant, text form"
+
+# --- standard input: one per line, white space and empty lines
+printf '  120583409050324992  \n\n01FWHE4YDGFK1SHH6W1G60EECF\r\n\t03B35Z2Z40400\n' >"$tmp/in"
+"$cmd" --json <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+status=$?
+ok $(( status != 0 )) "standard input: exit 0"
+[ "$(lines out)" = 3 ] && [ "$(json_field input | tr '\n' ' ')" = "120583409050324992 01FWHE4YDGFK1SHH6W1G60EECF 03B35Z2Z40400 " ]
+ok $? "standard input: three IDs, white space and the empty line set aside"
+printf 'user 120583409050324992 logged in\nuser 120583409050324993 left\n' >"$tmp/log"
+grep -oE '[0-9]{15,19}' "$tmp/log" | "$cmd" >"$tmp/out" 2>"$tmp/err"
+status=$?
+ok $(( status != 0 )) "grep -o ... | uid-decode: exit 0"
+[ "$(grep -c "uid (bigint)" "$tmp/out")" = 2 ] && grep -Eq "sequence +1$" "$tmp/out"
+ok $? "grep -o ... | uid-decode: both IDs decoded"
+
+# --- bad input: a message per bad line, the good ones still decoded, exit 1
+printf '120583409050324992\n-5\nhello\n03B35Z2Z4040U\n83B35Z2Z40400\n03B35Z2Z404\n017f22e2-79b0-7cc3-98c4-dc0c0c07398\n99999999999999999999\n01FWHE4YDGFK1SHH6W1G60EECF\n' >"$tmp/in"
+"$cmd" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+status=$?
+ok $(( status != 1 )) "bad input among good: exit 1"
+[ "$(grep -c "^uid-decode: " "$tmp/err")" = 7 ]
+ok $? "one message per bad line (7)"
+has '"-5": not a uid: uid values are never negative' err &&
+	has '"hello": not an ID' err &&
+	has 'invalid character "U" at position 13 in uid text form' err &&
+	has 'first digit "8" of uid text form is above 7' err &&
+	has 'uid text form too short: a uid text form is 13 digits, this has 11' err &&
+	has 'not a UUID' err && has 'not a uid: above the range of bigint' err
+ok $? "each message names the input and what is wrong"
+[ "$(grep -c "^[0-9A-Z]*: " "$tmp/out")" = 2 ]
+ok $? "the two good lines are still decoded"
+"$cmd" --json <"$tmp/in" >"$tmp/out" 2>/dev/null
+status=$?
+ok $(( status != 1 )) "--json with bad input: exit 1"
+[ "$(lines out)" = 9 ] && [ "$(json_field error | grep -vc '^null$')" = 7 ]
+ok $? "--json with bad input: an object per line, 7 with an error"
+
+# never a crash: random bytes, a long line, NUL bytes, lone characters
+head -c 65536 /dev/urandom >"$tmp/in"
+"$cmd" <"$tmp/in" >/dev/null 2>"$tmp/err"
+status=$?
+ok $(( status != 1 )) "64 KB of random bytes: exit 1, no crash (status $status)"
+head -c 1000000 /dev/zero | tr '\0' 'A' >"$tmp/in"
+"$cmd" <"$tmp/in" >/dev/null 2>"$tmp/err"
+status=$?
+ok $(( status != 1 )) "a line of a million characters: exit 1"
+[ "$(head -1 "$tmp/err" | wc -c)" -lt 400 ]
+ok $? "its message is short (the input is cut)"
+printf '0000\0000000000\n\xff\xfe\n-\n' | "$cmd" >/dev/null 2>"$tmp/err"
+status=$?
+ok $(( status != 1 )) "NUL bytes, bytes above 127, a lone hyphen: exit 1"
+has '\x00' err && has '\xFF\xFE' err
+ok $? "unprintable bytes are shown escaped"
+
+# --- masked forms with a key file (NIST's AES-128 sample key; sql/mask.sql's known answers)
+echo 2b7e151628aed2a6abf7158809cf4f3c >"$tmp/key"
+run --key-file "$tmp/key" 7407393923982924685 1a61a5b7-7874-41a4-a289-26b20db2ad65
+ok $(( status != 0 )) "--key-file: masked uid and masked UUID: exit 0"
+has "masked uid (bigint)" out && grep -Eq "uid +0$" "$tmp/out" &&
+	has "masked UUID v4" out && grep -Eq "uuid +017f22e2-79b0-7cc3-98c4-dc0c0c07398f$" "$tmp/out" &&
+	has "2022-02-22 19:22:22.000 UTC" out
+ok $? "--key-file: unmasked to uid 0 and to RFC 9562's v7 example"
+run --json --key-file="$tmp/key" 7407393923982924685
+[ "$(json_field masked)" = true ] && [ "$(json_field uid)" = 0 ] && [ "$(json_field masked_uid)" = 7407393923982924685 ]
+ok $? "--json --key-file=: masked, the masked and the plain value"
+run --key-file "$tmp/key" 919108f7-52d1-4320-9bac-f847db4148a8
+ok $(( status != 1 )) "--key-file: a v4 UUID not masked with the key: exit 1"
+has "not made by uuid7_mask() with this key" err
+ok $? "and says so"
+echo 2b7e1516 >"$tmp/short"
+run --key-file "$tmp/short" 1
+ok $(( status != 2 )) "a key file of 8 digits: exit 2"
+has "a key is 32, 48 or 64 hexadecimal digits" err && ! has "2b7e1516" err
+ok $? "its message says what a key is, and does not show the key"
+run --key-file "$tmp/nonexistent" 1
+ok $(( status != 2 )) "a missing key file: exit 2"
+run --key-file
+ok $(( status != 2 )) "--key-file without a file: exit 2"
+
+echo "1..$n"
+[ "$failed" = 0 ] || echo "# $failed of $n checks failed"
+[ "$failed" = 0 ]
