@@ -88,7 +88,7 @@ UidTextQuoted(const char *s, int len)
  * characters.  Under SQL_ASCII, which knows no multibyte characters, the
  * bytes above 0x7f from pos on are taken as one (at most 4, as in UTF-8).
  */
-static void
+UidNoReturn static void
 UidTextBadCharacter(const char *kind, const char *s, int len, int pos,
 					const char *detail)
 {
@@ -121,25 +121,28 @@ UidNoReturn static void
 UidTextRefuse(const char *kind, const char *s, int len, int start, int end,
 			  int ndigits)
 {
-	for (int i = start; i < end; i++)
-	{
-		int			d = crockford_values[(unsigned char) s[i]];
+	int			pos = 0;
 
-		if (d == NO_DIGIT)
-			UidTextBadCharacter(kind, s, len, i,
+	switch (UidTextFirstProblem(s, start, end, ndigits, &pos))
+	{
+		case UID_TEXT_BAD_CHARACTER:
+			UidTextBadCharacter(kind, s, len, pos,
 								psprintf("A %s text form is %d Crockford base32 digits: 0-9 and A-Z "
 										 "except U, read without regard to case, with O read as 0 "
 										 "and I and L as 1.", kind, ndigits));
-		if (i - start == ndigits)
-			UidTextBadCharacter(kind, s, len, i,
+		case UID_TEXT_TOO_LONG:
+			UidTextBadCharacter(kind, s, len, pos,
 								psprintf("A %s text form is %d digits long; this is digit %d.",
 										 kind, ndigits, ndigits + 1));
-		if (i == start && d > 7)
-			UidTextBadCharacter(kind, s, len, i,
+		case UID_TEXT_FIRST_DIGIT:
+			UidTextBadCharacter(kind, s, len, pos,
 								psprintf("The first digit of a %s text form is 0 to 7: "
 										 "%d digits hold %d bits, a %s has %d.",
 										 kind, ndigits, ndigits * 5, kind,
 										 ndigits == UID_TEXT_DIGITS ? 63 : 128));
+		case UID_TEXT_TOO_SHORT:
+		case UID_TEXT_OK:
+			break;
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
