@@ -12,16 +12,12 @@
 #               private copy of the server and runs its tests (pgxn check)
 #   4. rules    promtool check rules and promtool test rules on monitoring/
 #
-# UID_PACKAGE_ONLY="deb root" picks steps (root needs deb).  The debootstrap
-# root is cached in /var/cache/uid-root (UID_ROOT_CACHE), keyed by suite,
-# mirror and package list, with the packages apt fetched for it; each run
-# unpacks a fresh copy, so a rerun fetches nothing twice.  The mirror is the
-# one this machine's apt sources use.  Work files go to a directory under
+# UID_PACKAGE_ONLY="deb root" picks steps (root needs deb).  The root comes
+# from test/fresh_root.sh: a cached debootstrap tarball (UID_ROOT_CACHE),
+# unpacked afresh for each run.  Work files go to a directory under
 # /tmp, removed at the end (UID_KEEP=1 keeps it).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cache=${UID_ROOT_CACHE:-/var/cache/uid-root}
-suite=bookworm
 started=$(date +%s)
 
 say() { echo "### package.sh [$(($(date +%s) - started)) s]: $*"; }
@@ -30,10 +26,11 @@ fail() {
 	exit 1
 }
 wants() { [ -z "${UID_PACKAGE_ONLY:-}" ] || [[ " $UID_PACKAGE_ONLY " == *" $1 "* ]]; }
+. "$top/test/fresh_root.sh"
 
 [ "$(id -u)" = 0 ] || fail "run as root (it installs packages, and debootstrap and chroot need root)"
 . /etc/os-release
-[ "${VERSION_CODENAME:-}" = "$suite" ] || fail "this is ${PRETTY_NAME:-not Debian}; the steps are written for Debian 12 ($suite)"
+[ "${VERSION_CODENAME:-}" = "$uid_root_suite" ] || fail "this is ${PRETTY_NAME:-not Debian}; the steps are written for Debian 12 ($uid_root_suite)"
 
 say "installing the packaging and monitoring tools"
 export DEBIAN_FRONTEND=noninteractive
@@ -48,11 +45,7 @@ root=
 cleanup() {
 	local status=$?
 	set +e
-	if [ -n "$root" ]; then
-		for m in "$root/var/cache/apt/archives" "$root/dev" "$root/proc"; do
-			mountpoint -q "$m" && umount -R "$m"
-		done
-	fi
+	[ -n "$root" ] && uid_root_unmount "$root"
 	if [ "${UID_KEEP:-}" = 1 ] || [ "$status" != 0 ]; then
 		echo "### package.sh: work files kept in $work"
 	else
@@ -87,67 +80,10 @@ if wants deb || wants root; then
 	echo "  lintian: no errors"
 fi
 
-# --- 2. a fresh Debian 12 root ----------------------------------------------
-# The Debian entries of this machine's apt sources (deb822 or one-line), for
-# the root's sources, and the main archive's URI, for debootstrap.
-debian_sources() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk -v RS= -v ORS='\n\n' '/Suites:[^\n]*bookworm/ && /Components:[^\n]*main/ && /debian-archive-keyring/' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		grep -E '^deb[[:space:]]+[^[:space:]]+[[:space:]]+bookworm(-updates|-security)?[[:space:]]' "$f" || true
-	done
-}
-mirror_of() {
-	debian_sources | awk '
-		/^URIs:/ { uri = $2 }
-		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") { print uri; exit } }
-		/^deb[ \t]/ && $3 == "bookworm" { print $2; exit }'
-}
-
+# --- 2. a fresh Debian 12 root (test/fresh_root.sh) ---------------------------
 if wants root; then
-	mirror=$(mirror_of | head -n 1)
-	[ -n "$mirror" ] || fail "no Debian bookworm mirror in /etc/apt/sources.list*"
-	variant=minbase
-	key=$(printf '%s|%s|%s|1' "$suite" "$mirror" "$variant" | sha256sum | cut -c1-12)
-	base=$cache/$suite-$variant-$key.tar
-	mkdir -p "$cache/apt-archives/partial"
-	if [ ! -f "$base" ]; then
-		say "debootstrap --variant=$variant $suite from $mirror (cached as $base)"
-		rm -rf "$cache/build-$key"
-		debootstrap --variant=$variant --cache-dir="$cache/apt-archives" \
-			"$suite" "$cache/build-$key" "$mirror" >"$work/debootstrap.log" 2>&1 ||
-			{ tail -20 "$work/debootstrap.log"; fail "debootstrap failed (log: $work/debootstrap.log)"; }
-		tar -C "$cache/build-$key" -cf "$base.tmp" .
-		mv "$base.tmp" "$base"
-		rm -rf "$cache/build-$key"
-	else
-		say "fresh root from the cached $base"
-	fi
 	root=$work/root
-	mkdir "$root"
-	tar -C "$root" -xf "$base"
-	mount -t proc proc "$root/proc"
-	mount --rbind /dev "$root/dev"
-	mount --make-rslave "$root/dev"
-	mount --bind "$cache/apt-archives" "$root/var/cache/apt/archives"
-	cp /etc/resolv.conf "$root/etc/resolv.conf"
-	rm -f "$root/etc/apt/sources.list"
-	debian_sources >"$root/etc/apt/sources.list.d/debian.sources.tmp"
-	if grep -q '^Types:' "$root/etc/apt/sources.list.d/debian.sources.tmp"; then
-		mv "$root/etc/apt/sources.list.d/debian.sources.tmp" "$root/etc/apt/sources.list.d/debian.sources"
-	else
-		mv "$root/etc/apt/sources.list.d/debian.sources.tmp" "$root/etc/apt/sources.list"
-	fi
-	[ -f "$root/usr/share/keyrings/debian-archive-keyring.gpg" ] ||
-		cp /usr/share/keyrings/debian-archive-keyring.gpg "$root/usr/share/keyrings/"
-	# no service starts inside the root; apt keeps what it fetched
-	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-	chmod 755 "$root/usr/sbin/policy-rc.d"
-	echo 'Binary::apt::APT::Keep-Downloaded-Packages "true";' >"$root/etc/apt/apt.conf.d/99keep"
+	uid_root_make "$root" "$work"
 	in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
 	say "in the root: no compiler, no uid"
