@@ -19,7 +19,9 @@ my $conninfo = 'host=' . $coord->host . ' port=' . $coord->port . ' dbname=postg
 
 for my $mode ('remote', 'local')
 {
-	my $conf = $mode eq 'remote' ? "uid.lease_conninfo = '$conninfo'\n" : '';
+	# a lease that outlives the time the copies take to start, however slow
+	# the machine: the copies must find the original's row live
+	my $conf = "uid.lease_ttl = '120s'\n" . ($mode eq 'remote' ? "uid.lease_conninfo = '$conninfo'\n" : '');
 	# the store the rows are read from
 	my $store;
 
