@@ -19,13 +19,19 @@ $node->safe_psql('postgres', 'CREATE EXTENSION uid');
 $node->safe_psql('postgres', try_next_sql());
 
 # --- acquisition with zero set-up
-# Fencing tokens are random: each acquisition's differs from every earlier one.
+# Fencing tokens are random: each acquisition's differs from every earlier
+# one and from each earlier one + 1 (what counting up would give), and is
+# beyond 2^32 (a random 63-bit number is below it once in 2^31 draws).
 my %tokens;
 sub new_token
 {
 	my ($t, $what) = @_;
-	ok($t =~ /^[1-9][0-9]*$/ && $t <= 9223372036854775807 && !$tokens{$t},
-		"$what: a new positive fencing token");
+	ok( $t =~ /^[1-9][0-9]*$/
+		  && length($t) <= 19
+		  && $t > 4294967296
+		  && !$tokens{$t}
+		  && !$tokens{ $t - 1 },
+		"$what: a new random fencing token");
 	$tokens{$t} = 1;
 	return;
 }

@@ -6,6 +6,9 @@
 #      a generator whose uid.lease_conninfo names one host logs every
 #      failure and says how to follow the primary;
 #   B. the same with Patroni's synchronous_mode;
+#   D. a lease role that may not see the standbys' positions (no pg_monitor):
+#      its acquisition is not used until it may; an acquisition made while
+#      the WAL senders are frozen is used once they are thawed;
 #   C. a lost acquisition, made faithfully: the leader's WAL senders are
 #      frozen (SIGSTOP), so that what it commits from then on never reaches
 #      the standby; a new generator acquires a worker id there; the leader
@@ -35,7 +38,13 @@ if (my $missing = StoreCluster::missing())
 }
 
 my $store = StoreCluster->new(PostgreSQL::Test::Utils::tempdir('store'));
-END { local $?; $store->stop if $store; }
+my $frozen_worker;
+END
+{
+	local $?;
+	kill 'CONT', $frozen_worker if $frozen_worker;
+	$store->stop if $store;
+}
 $store->add_member('s1');
 is($store->wait_leader, 's1', 'the first Patroni member leads the store');
 $store->add_member('s2');
@@ -154,6 +163,41 @@ $store->poll(
 $store->poll(sub { $store->psql('s2', 'SELECT released_at IS NOT NULL FROM uid_lease.lease WHERE worker_id = 2') eq 't' },
 	's2 did not replay the release');
 pass('C: s2 streams from s1 asynchronously, and has replayed every lease row');
+
+# --- D: lease writes the worker cannot see confirmed are not used, and are
+# used once they are confirmed
+# (a) a store role that may not see the standbys' positions
+$store->psql('s1', q{CREATE ROLE plain LOGIN;
+	GRANT USAGE ON SCHEMA uid_lease TO plain;
+	GRANT SELECT, INSERT, UPDATE ON uid_lease.lease TO plain});
+my $plain = generator('plain', $store->conninfo(user => 'plain'));
+$plain->poll_query_until('postgres', q{SELECT state = 'unconfirmed' FROM uid_lease_status()})
+  or die 'the plain role\'s generator did not acquire: ' . status($plain, '*');
+$store->poll(sub { $plain->log_contains('whose replay position the lease role may not see') },
+	'no message about the standbys the role cannot see');
+is($plain->safe_psql('postgres', 'SELECT try_next()'), 'UID02',
+	'D: a lease role without pg_monitor: the acquisition is not used, the log says why');
+$store->psql('s1', 'GRANT pg_monitor TO plain');
+my ($plain_id) = wait_held($plain);
+is($plain->safe_psql('postgres', 'SELECT try_next()'), $plain_id,
+	'D: granted pg_monitor, the next renewal is confirmed and IDs are issued');
+$plain->stop;
+# (b) an acquisition the standby has not got yet, used once it has
+$store->poll(sub { $store->psql('s2', "SELECT released_at IS NOT NULL FROM uid_lease.lease WHERE worker_id = $plain_id") eq 't' },
+	's2 did not replay the release');
+$store->pause_walsenders('s1');
+my $slow = generator('slow', $store->conninfo);
+$slow->poll_query_until('postgres', q{SELECT state = 'unconfirmed' FROM uid_lease_status()})
+  or die 'the generator did not acquire: ' . status($slow, '*');
+is($slow->safe_psql('postgres', 'SELECT try_next()'), 'UID02',
+	'D: an acquisition the standby does not have yet is not used');
+$store->resume_walsenders;
+my ($slow_id) = wait_held($slow);
+is($slow_id, $plain_id, 'D: once the standby has it, the same lease is used (no other id taken)');
+is($slow->safe_psql('postgres', 'SELECT try_next()'), $slow_id, 'D: and issues with it');
+$slow->stop;
+$store->poll(sub { $store->psql('s2', "SELECT released_at IS NOT NULL FROM uid_lease.lease WHERE worker_id = $slow_id") eq 't' },
+	's2 did not replay the release');
 @load = map { load_start($_, 1) } ($g1, $g2);
 my @paused = $store->pause_walsenders('s1');
 my $lost = generator('lost', $store->conninfo);
@@ -169,6 +213,7 @@ $store->poll(sub { $lost->log_contains('have not confirmed the lease write') },
 pass('C: its log says the standbys have not confirmed the acquisition');
 my $lost_worker = status($lost, 'worker_pid');
 kill 'STOP', $lost_worker;
+$frozen_worker = $lost_worker;
 $store->kill_member('s1');
 is($store->wait_leader('s1'), 's2', 'C: s1 dies before its standby got the acquisition; s2 leads');
 is($store->psql('s2', "SELECT released_at IS NOT NULL FROM uid_lease.lease WHERE worker_id = $lost_id"),
@@ -178,6 +223,7 @@ is((wait_held($late))[0], $lost_id, 'C: a third generator leases worker id 2 on 
 push @lost_load, load_start($late, 1);
 wait_issued(1000, $late);
 kill 'CONT', $lost_worker;
+undef $frozen_worker;
 $lost->poll_query_until('postgres', q{SELECT state = 'held' FROM uid_lease_status()})
   or die 'the first generator did not come back: ' . status($lost, '*');
 isnt(status($lost, 'worker_id'), $lost_id,

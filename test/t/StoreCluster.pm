@@ -6,7 +6,7 @@
 #   my $c = StoreCluster->new($dir);     etcd started
 #   $c->add_member('s1'); $c->add_member('s2');
 #   $c->wait_leader; $c->wait_streaming(1);
-#   $c->conninfo                         every member, target_session_attrs
+#   $c->conninfo(user => 'r')            every member, target_session_attrs
 #   $c->psql($member, $sql)              as the store's superuser
 #   $c->kill_member($member)             SIGKILL of Patroni and PostgreSQL
 #   $c->pause_walsenders / resume_walsenders
@@ -111,6 +111,9 @@ bootstrap:
         max_wal_senders: 10
         max_replication_slots: 10
         wal_keep_size: 128MB
+        # a standby never gives up on a frozen WAL sender (the tests freeze
+        # them on purpose) to connect again to a fresh one
+        wal_receiver_timeout: 0
   initdb:
     - encoding: UTF8
     - no-locale
@@ -231,9 +234,10 @@ sub conninfo
 {
 	my ($self, %extra) = @_;
 	my @m = map { $self->{members}{$_} } @{ $self->{order} };
+	my $user = delete $extra{user} // 'postgres';
 	my $s = 'host=' . join(',', map { '127.0.0.1' } @m)
 	  . ' port=' . join(',', map { $_->{port} } @m)
-	  . ' dbname=postgres user=postgres target_session_attrs=read-write connect_timeout=2';
+	  . " dbname=postgres user=$user target_session_attrs=read-write connect_timeout=2";
 	$s .= " $_=$extra{$_}" for sort keys %extra;
 	return $s;
 }
