@@ -72,9 +72,14 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# PGXS tracks no header dependencies: every object depends on every header
-# (uid.h holds inline functions of several files).
-$(OBJS): $(wildcard src/*.h)
+# PGXS tracks header dependencies only in a server built with
+# --enable-depend: the compiler writes each object's list of headers
+# (src/*.d, -MMD) as it builds it, with an empty rule per header (-MP) so
+# that removing a header breaks nothing.  For the objects only: the bitcode
+# and the programs without a server are built from the same sources.
+$(OBJS): override CPPFLAGS += -MMD -MP
+-include $(OBJS:.o=.d)
+EXTRA_CLEAN += $(OBJS:.o=.d)
 
 .PHONY: test
 test:
