@@ -5,11 +5,13 @@ EXTENSION   = uid
 MODULE_big  = uid
 OBJS = \
 	src/uid.o \
+	src/preload.o \
 	src/generator.o \
 	src/clock.o \
 	src/hwm.o \
 	src/layout.o \
 	src/stats.o \
+	src/stats_sql.o \
 	src/random.o \
 	src/uuid7.o \
 	src/lease.o \

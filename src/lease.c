@@ -35,6 +35,7 @@
 #include "utils/varlena.h"
 
 #include "compat.h"
+#include "generator.h"
 #include "lease.h"
 
 typedef struct UidLeaseShared

@@ -54,6 +54,7 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
+#include "generator.h"
 #include "lease.h"
 
 /* The timeline this server writes WAL on. */
