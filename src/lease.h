@@ -158,11 +158,19 @@ extern void UidStoreCheckSessionLocks(int own_worker_id);
 extern void UidStoreWaitDurable(void);
 extern char *UidStoreTableSql(const char *schema, const char *owner);
 
-/*
- * The kind of the failure being raised: set by whoever raises a lease error
- * (lease_store.c, lease_conn.c), reset by the worker before each operation.
- */
-extern UidLeaseFailure uid_lease_failure;
+/* ---- lease_failure.c: the kind of a failure, carried in the error ---- */
+
+/* an error context callback that marks the errors of a region */
+typedef struct UidLeaseFailureScope
+{
+	ErrorContextCallback callback;
+	UidLeaseFailure kind;
+} UidLeaseFailureScope;
+
+extern int	UidLeaseFailureContext(UidLeaseFailure kind);
+extern void UidLeaseFailureScopeEnter(UidLeaseFailureScope *scope, UidLeaseFailure kind);
+extern void UidLeaseFailureScopeLeave(UidLeaseFailureScope *scope);
+extern UidLeaseFailure UidLeaseFailureOf(const ErrorData *edata);
 
 /* ---- lease_conn.c: the session's transport ---- */
 

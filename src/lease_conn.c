@@ -127,11 +127,11 @@ UidConnFail(UidLeaseFailure kind, const char *what)
 	char	   *msg = conn ? pchomp(PQerrorMessage(conn)) : pstrdup("out of memory");
 
 	UidConnClose();
-	uid_lease_failure = kind;
 	ereport(ERROR,
 			(errcode(kind == UID_FAIL_CONNECT ? ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION :
 					 ERRCODE_CONNECTION_FAILURE),
-			 errmsg("%s: %s", what, msg)));
+			 errmsg("%s: %s", what, msg),
+			 UidLeaseFailureContext(kind)));
 }
 
 /*
@@ -189,21 +189,23 @@ UidConnConnect(void)
 	const char *const vals[] = {"uid lease worker", "read-write", uid_lease_conninfo, NULL};
 	TimestampTz deadline = UidConnDeadline();
 	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
+	UidLeaseFailureScope scope;
 
 	conn = PQconnectStartParams(keys, vals, 1);
 	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
 		UidConnFail(UID_FAIL_CONNECT, "could not connect to the uid lease store");
+	/* a wait cut short (deadline, cancel, shutdown) is a failure to connect */
+	UidLeaseFailureScopeEnter(&scope, UID_FAIL_CONNECT);
 	while (status != PGRES_POLLING_OK)
 	{
 		int			event = status == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
 
 		if (status == PGRES_POLLING_FAILED)
 			UidConnFail(UID_FAIL_CONNECT, "could not connect to the uid lease store");
-		uid_lease_failure = UID_FAIL_CONNECT;
 		if (UidConnWait(event, deadline, UidWaitStoreConnect(), "could not connect to the uid lease store"))
 			status = PQconnectPoll(conn);
 	}
-	uid_lease_failure = UID_FAIL_NONE;
+	UidLeaseFailureScopeLeave(&scope);
 }
 
 /*
@@ -280,8 +282,7 @@ UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 		if (state != NULL && strlen(state) == 5)
 			sqlstate = MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]);
 		UidConnClearResult();
-		if (uid_lease_failure == UID_FAIL_NONE)
-			uid_lease_failure = UID_FAIL_STATEMENT;
+		/* no mark of its own: a failed statement (UidLeaseFailureOf) */
 		ereport(ERROR,
 				(errcode(sqlstate),
 				 errmsg("uid lease store statement failed: %s", msg)));

@@ -89,11 +89,11 @@ static int	store_session_pid = 0;	/* remote: the server session, 0 until known *
 static void
 UidStoreBadValue(const char *what, const char *text, const char *range)
 {
-	uid_lease_failure = UID_FAIL_VALUE;
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_EXCEPTION),
 			 errmsg("the uid lease store returned %s = %s, out of range (%s)",
-					what, text ? text : "NULL", range)));
+					what, text ? text : "NULL", range),
+			 UidLeaseFailureContext(UID_FAIL_VALUE)));
 }
 
 static const char *
@@ -139,8 +139,10 @@ UidStoreTime(UidConnRows *r, int row, int col, const char *what, bool store_cloc
 {
 	const char *text = UidStoreText(r, row, col, what);
 	TimestampTz ts = 0;
+	UidLeaseFailureScope scope;
 
-	uid_lease_failure = UID_FAIL_VALUE;
+	/* a text that does not parse as a time is a value out of range too */
+	UidLeaseFailureScopeEnter(&scope, UID_FAIL_VALUE);
 	ts = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in, CStringGetDatum(text),
 												 ObjectIdGetDatum(InvalidOid),
 												 Int32GetDatum(-1)));
@@ -148,7 +150,7 @@ UidStoreTime(UidConnRows *r, int row, int col, const char *what, bool store_cloc
 		(store_clock && (ts < UidUnixMsToTimestamptz(UID_EPOCH_MS - 366 * MS_PER_DAY) ||
 						 ts > UidUnixMsToTimestamptz(UID_LAYOUT_END_UNIX_MS))))
 		UidStoreBadValue(what, text, store_clock ? "a time between 2025 and 2095" : "a finite time");
-	uid_lease_failure = UID_FAIL_NONE;
+	UidLeaseFailureScopeLeave(&scope);
 	return ts;
 }
 
@@ -246,10 +248,10 @@ UidStoreRemote(void)
 static void
 UidStoreRefusePooled(const char *detail)
 {
-	uid_lease_failure = UID_FAIL_POOLED;
 	ereport(ERROR,
 			(errcode(ERRCODE_UID_NO_WORKER_ID),
 			 errmsg("the uid lease store connection is not one server session: %s", detail),
+			 UidLeaseFailureContext(UID_FAIL_POOLED),
 			 errhint("Advisory locks and session state mean nothing through a connection pooler in "
 					 "transaction or statement mode. Connect uid.lease_conninfo to the store directly, "
 					 "or through a pooler in session mode.")));
@@ -330,9 +332,9 @@ UidStoreReadIdentity(UidStoreSession *session)
 static void
 UidStoreRefuseOwner(const char *what, const char *name, const char *owner, const char *me)
 {
-	uid_lease_failure = UID_FAIL_TABLE;
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 UidLeaseFailureContext(UID_FAIL_TABLE),
 			 errmsg("refusing the lease %s %s: it is owned by role \"%s\", not by \"%s\" or a superuser",
 					what, name, owner, me),
 			 errhint("Its owner could run code as the lease worker. Drop it, or have a superuser make \"%s\" its owner.",
@@ -786,9 +788,9 @@ UidStoreStandbysHave(const char **lsn, int64 *behind, int64 *total)
 	UidStoreCommit();
 	if (hidden > 0)
 	{
-		uid_lease_failure = UID_FAIL_NOT_DURABLE;
 		ereport(ERROR,
 				(errcode(ERRCODE_UID_NO_WORKER_ID),
+				 UidLeaseFailureContext(UID_FAIL_NOT_DURABLE),
 				 errmsg("the uid lease store has %lld standbys whose replay position the lease role may not see",
 						(long long) hidden),
 				 errhint("Grant pg_monitor (or pg_read_all_stats) to the lease role in the store, so that a lease "
@@ -822,9 +824,9 @@ UidStoreWaitDurable(void)
 	{
 		if (GetCurrentTimestamp() >= deadline)
 		{
-			uid_lease_failure = UID_FAIL_NOT_DURABLE;
 			ereport(ERROR,
 					(errcode(ERRCODE_UID_NO_WORKER_ID),
+					 UidLeaseFailureContext(UID_FAIL_NOT_DURABLE),
 					 errmsg("%lld of the %lld standbys of the uid lease store have not confirmed the lease write at %s",
 							(long long) behind, (long long) total, lsn),
 					 errhint("A lease write that a failover of the store could lose is not acted on. "

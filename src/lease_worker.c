@@ -60,8 +60,6 @@
 /* The timeline this server writes WAL on. */
 #define UidCurrentTimeLine() ((int) GetWALInsertionTimeLine())
 
-UidLeaseFailure uid_lease_failure = UID_FAIL_NONE;
-
 UID_DECLARE_WAIT_EVENT(UidWaitLeaseWorkerMain, "UidLeaseWorkerMain")
 UID_DECLARE_WAIT_EVENT(UidWaitLeasePreviousHolder, "UidLeasePreviousHolder")
 
@@ -148,9 +146,9 @@ UidLeaseCheckSkew(int64 local_before, int64 local_after, TimestampTz store_time)
 		skew = store_now - local_after;
 	if (skew == 0)
 		return;
-	uid_lease_failure = UID_FAIL_CLOCK_SKEW;
 	ereport(ERROR,
 			(errcode(ERRCODE_UID_NO_WORKER_ID),
+			 UidLeaseFailureContext(UID_FAIL_CLOCK_SKEW),
 			 errmsg("this server's clock differs from the uid lease store's by %lld ms, more than uid.lease_max_clock_skew (%d ms)",
 					(long long) -skew, uid_lease_max_clock_skew_ms)));
 }
@@ -536,7 +534,7 @@ UidLeaseStoreErrorHint(ErrorData *edata, UidLeaseFailure kind)
 static void
 UidLeaseNoteFailure(ErrorData *edata, uint64 request)
 {
-	UidLeaseFailure kind = uid_lease_failure != UID_FAIL_NONE ? uid_lease_failure : UID_FAIL_STATEMENT;
+	UidLeaseFailure kind = UidLeaseFailureOf(edata);
 	const char *message = edata->message ? edata->message : "unknown error";
 	const char *hint = UidLeaseStoreErrorHint(edata, kind);
 	bool		usable = me.held && me.granted;
@@ -573,7 +571,6 @@ UidLeaseTry(void (*operation) (void), uint64 request)
 	MemoryContext cxt = CurrentMemoryContext;
 	volatile bool ok = true;
 
-	uid_lease_failure = UID_FAIL_NONE;
 	me.taking = -1;
 	PG_TRY();
 	{
