@@ -15,6 +15,7 @@ OBJS = \
 	src/random.o \
 	src/uuid7.o \
 	src/lease.o \
+	src/lease_settings.o \
 	src/lease_worker.o \
 	src/lease_conn.o \
 	src/lease_store.o \
@@ -108,11 +109,12 @@ test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h src/decode.c
 EXTRA_CLEAN += test/unit/ff1_test test/unit/decode_test
 
 .PHONY: check-unit
-check-unit: test/unit/ff1_test test/unit/decode_test uid-decode
+check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS)
 	test/unit/ff1_test
 	test/unit/decode_test
 	bash test/unit/uid_decode_test.sh ./uid-decode
 	bash test/unit/meta_test.sh
+	bash test/unit/file_graph.sh $(OBJS)
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive), once META.json agrees with uid.control.

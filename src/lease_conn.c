@@ -50,31 +50,6 @@ static MemoryContext conn_caller_cxt = NULL;
 UID_DECLARE_WAIT_EVENT(UidWaitStoreConnect, "UidLeaseStoreConnect")
 UID_DECLARE_WAIT_EVENT(UidWaitStoreStatement, "UidLeaseStoreStatement")
 
-/* For the check hook of uid.lease_conninfo: can libpq parse it? */
-bool
-UidConnCheckConninfo(const char *conninfo, char **error)
-{
-	char	   *libpq_error = NULL;
-	PQconninfoOption *options = PQconninfoParse(conninfo, &libpq_error);
-
-	if (options == NULL)
-	{
-		*error = pstrdup(libpq_error ? pchomp(libpq_error) : "out of memory");
-		if (libpq_error)
-			PQfreemem(libpq_error);
-		return false;
-	}
-	for (PQconninfoOption *o = options; o->keyword != NULL; o++)
-		if (strcmp(o->keyword, "replication") == 0 && o->val != NULL && o->val[0] != '\0')
-		{
-			*error = pstrdup("a replication connection cannot hold leases");
-			PQconninfoFree(options);
-			return false;
-		}
-	PQconninfoFree(options);
-	return true;
-}
-
 void
 UidConnInit(bool remote)
 {

@@ -180,7 +180,7 @@ UidSettingFromConfiguration(GucSource source)
 
 /* ---- the lease subsystem's entry points for _PG_init (lease.h has the rest) ---- */
 
-extern void UidLeaseDefineSettings(void);	/* lease.c */
+extern void UidLeaseDefineSettings(void);	/* lease_settings.c */
 extern void UidLeaseRegisterWorker(void);	/* lease_worker.c */
 extern Size UidLeaseShmemSize(void);	/* lease.c */
 extern void UidLeaseShmemInit(void);	/* lease.c */
