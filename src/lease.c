@@ -95,6 +95,7 @@ PG_FUNCTION_INFO_V1(uid_lease_table_sql);
  * Shared memory
  * ------------------------------------------------------------------------- */
 
+/* The shared lease state, one struct (uid.c adds it to the request). */
 Size
 UidLeaseShmemSize(void)
 {
@@ -131,17 +132,35 @@ UidLeaseShmemInit(void)
  * Publishing (the lease worker only).  Each change wakes the waiters.
  * ------------------------------------------------------------------------- */
 
+/*
+ * Writers take the spinlock with UidLeaseLock and release it with
+ * UidLeaseUnlockAndWake, which also wakes every backend sleeping on the
+ * condition variable (UidLeaseWaitFor), so that each change is seen at once.
+ */
 #define UidLeaseLock()		SpinLockAcquire(&lease->mutex)
-#define UidLeaseUnlock()	\
+#define UidLeaseUnlockAndWake()	\
 	do { SpinLockRelease(&lease->mutex); ConditionVariableBroadcast(&lease->cv); } while (0)
 
+/*
+ * The one reader: a consistent copy of the whole shared state, taken under
+ * the spinlock (a few hundred bytes, no call that could fail).
+ */
+static void
+UidLeaseSnapshot(UidLeaseShared *copy)
+{
+	SpinLockAcquire(&lease->mutex);
+	memcpy(copy, lease, sizeof(UidLeaseShared));
+	SpinLockRelease(&lease->mutex);
+}
+
+/* The worker announces itself: backends find its latch for requests. */
 void
 UidLeaseWorkerAttach(void)
 {
 	UidLeaseLock();
 	lease->worker_pid = MyProcPid;
 	lease->worker_latch = MyLatch;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /* before_shmem_exit of the worker: its lease, if any, is no longer renewed. */
@@ -154,7 +173,7 @@ UidLeaseWorkerDetach(void)
 	if (lease->state == UID_LEASE_HELD || lease->state == UID_LEASE_FAILING ||
 		lease->state == UID_LEASE_WAITING)
 		lease->state = UID_LEASE_STOPPED;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /*
@@ -164,22 +183,21 @@ UidLeaseWorkerDetach(void)
 bool
 UidLeaseResumeHeld(int *worker_id, int64 *token)
 {
-	bool		held;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	held = lease->held && lease->token > 0;
-	*worker_id = lease->worker_id;
-	*token = lease->token;
-	SpinLockRelease(&lease->mutex);
-	return held;
+	UidLeaseSnapshot(&s);
+	*worker_id = s.worker_id;
+	*token = s.token;
+	return s.held && s.token > 0;
 }
 
+/* A new state with nothing else changed. */
 void
 UidLeasePublishState(UidLeaseState state)
 {
 	UidLeaseLock();
 	lease->state = state;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /*
@@ -203,7 +221,7 @@ UidLeasePublishFailure(UidLeaseFailure kind, const char *error, bool held,
 	}
 	else
 		lease->state = unheld_state;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /*
@@ -223,7 +241,7 @@ UidLeasePublishAcquired(int worker_id, int64 token, TimestampTz acquired_at,
 	lease->acquired_at = acquired_at;
 	lease->renewed_at = acquired_at;
 	lease->expires_at = expires_at;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /* The generator was granted the held lease until deadline_unix_ms. */
@@ -243,9 +261,13 @@ UidLeasePublishGrant(TimestampTz renewed_at, TimestampTz expires_at,
 	lease->last_error[0] = '\0';
 	if (renewal)
 		lease->renewals++;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
+/*
+ * Another fencing token holds our worker id in the store: the lease is
+ * gone, and last_error says so.
+ */
 void
 UidLeasePublishLost(int worker_id)
 {
@@ -256,7 +278,7 @@ UidLeasePublishLost(int worker_id)
 	lease->failure = UID_FAIL_NONE;
 	snprintf(lease->last_error, sizeof(lease->last_error),
 			 "the lease store holds another fencing token for worker id %d", worker_id);
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /* No lease held any more: released on request, or at the worker's exit. */
@@ -266,49 +288,51 @@ UidLeasePublishReleased(UidLeaseState state)
 	UidLeaseLock();
 	lease->held = false;
 	lease->state = state;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
+/* The pool size and the free ids as last counted in the store. */
 void
 UidLeasePublishPool(int pool_size, int free_ids)
 {
 	UidLeaseLock();
 	lease->pool_size = pool_size;
 	lease->free_ids = free_ids;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
+/* How many store operations in a row failed (a renewal logs the count). */
 int
 UidLeaseConsecutiveFailures(void)
 {
-	int			n;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	n = lease->consecutive_failures;
-	SpinLockRelease(&lease->mutex);
-	return n;
+	UidLeaseSnapshot(&s);
+	return s.consecutive_failures;
 }
 
 /* The pending request of uid_lease_release/acquire: true to release. */
 bool
 UidLeaseTakeRequest(uint64 *request)
 {
-	bool		release;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	release = lease->release_requested;
-	*request = lease->requests;
-	SpinLockRelease(&lease->mutex);
-	return release;
+	UidLeaseSnapshot(&s);
+	*request = s.requests;
+	return s.release_requested;
 }
 
+/*
+ * The worker acted on every request up to this one: wakes the backend
+ * waiting for it in uid_lease_release() or uid_lease_acquire().
+ */
 void
 UidLeaseRequestDone(uint64 request)
 {
 	UidLeaseLock();
 	if (lease->requests_done < request)
 		lease->requests_done = request;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /*
@@ -322,20 +346,22 @@ UidLeaseNoteStoreIsSelf(const char *database, const char *role)
 	lease->store_is_self = true;
 	strlcpy(lease->self_database, database, NAMEDATALEN);
 	strlcpy(lease->self_role, role, NAMEDATALEN);
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
+/*
+ * Whether the worker found that uid.lease_conninfo is this server, and as
+ * which database and role (UidLeaseNoteStoreIsSelf).
+ */
 bool
 UidLeaseStoreIsSelf(char *database, char *role)
 {
-	bool		is_self;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	is_self = lease->store_is_self;
-	strlcpy(database, lease->self_database, NAMEDATALEN);
-	strlcpy(role, lease->self_role, NAMEDATALEN);
-	SpinLockRelease(&lease->mutex);
-	return is_self;
+	UidLeaseSnapshot(&s);
+	strlcpy(database, s.self_database, NAMEDATALEN);
+	strlcpy(role, s.self_role, NAMEDATALEN);
+	return s.store_is_self;
 }
 
 /* ---------------------------------------------------------------------------
@@ -352,6 +378,10 @@ UidLeaseMayReadErrors(void)
 	return superuser() || has_privs_of_role(GetUserId(), ROLE_PG_MONITOR);
 }
 
+/*
+ * The last error as the caller may read it: the text itself for
+ * superusers and pg_monitor, else only its kind (UidLeaseMayReadErrors).
+ */
 static const char *
 UidLeaseErrorText(UidLeaseFailure kind, const char *error)
 {
@@ -378,14 +408,6 @@ UidLeaseErrorText(UidLeaseFailure kind, const char *error)
 	}
 	return psprintf("%s (details in the server log, or in uid_lease_status() for superusers and pg_monitor)",
 					what);
-}
-
-static void
-UidLeaseSnapshot(UidLeaseShared *copy)
-{
-	SpinLockAcquire(&lease->mutex);
-	memcpy(copy, lease, sizeof(UidLeaseShared));
-	SpinLockRelease(&lease->mutex);
 }
 
 /* Why there is no worker id, from the status: the detail of UID02. */
@@ -447,6 +469,7 @@ UidLeaseNoWorkerIdMessage(const UidLeaseShared *s)
 					UidLeaseStateNames[s->state]);
 }
 
+/* Raises UID02 with what became of the lease, read in one snapshot. */
 static void
 UidLeaseRaiseNoWorkerId(void)
 {
@@ -482,16 +505,20 @@ UidLeaseStateIsTransient(UidLeaseState state)
 		state == UID_LEASE_UNCONFIRMED;
 }
 
+/*
+ * Whether a backend waiting on the condition variable may stop: its goal
+ * is met, or no worker runs that could meet it.
+ */
 static bool
 UidLeaseWaitDone(UidLeaseWaitGoal goal, uint64 request)
 {
+	UidLeaseShared s;
 	UidLeaseState state;
 	uint64		done;
 
-	SpinLockAcquire(&lease->mutex);
-	state = lease->state;
-	done = lease->requests_done;
-	SpinLockRelease(&lease->mutex);
+	UidLeaseSnapshot(&s);
+	state = s.state;
+	done = s.requests_done;
 
 	if (state == UID_LEASE_CONFIG_ERROR)
 		return true;			/* no worker runs: nothing to wait for */
@@ -561,14 +588,44 @@ UidLeaseStoreName(const UidLeaseShared *s)
 	return psprintf("database %s", uid_lease_database);
 }
 
+/* The columns of uid_lease_status(), in the order of its SQL definition. */
+typedef enum UidLeaseStatusColumn
+{
+	UID_LSC_MODE,
+	UID_LSC_STATE,
+	UID_LSC_WORKER_ID,
+	UID_LSC_TOKEN,
+	UID_LSC_STORE,
+	UID_LSC_ACQUIRED_AT,
+	UID_LSC_RENEWED_AT,
+	UID_LSC_EXPIRES_AT,
+	UID_LSC_GENERATE_UNTIL,
+	UID_LSC_RENEWALS,
+	UID_LSC_RENEWAL_FAILURES,
+	UID_LSC_CONSECUTIVE_FAILURES,
+	UID_LSC_LOSSES,
+	UID_LSC_FREE_IDS,
+	UID_LSC_LAST_ERROR,
+	UID_LSC_WORKER_PID,
+	UID_LSC_COLUMNS
+} UidLeaseStatusColumn;
+
+/* A timestamptz column, NULL while the time is not known (0). */
+static void
+UidLeaseStatusTime(Datum *values, bool *nulls, UidLeaseStatusColumn col, TimestampTz t)
+{
+	values[col] = TimestampTzGetDatum(t);
+	nulls[col] = t == 0;
+}
+
+/* uid_lease_status(): this server's lease, from one snapshot. */
 Datum
 uid_lease_status(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[16] = {0};
-	bool		nulls[16] = {0};
+	Datum		values[UID_LSC_COLUMNS] = {0};
+	bool		nulls[UID_LSC_COLUMNS] = {0};
 	UidLeaseShared s = {0};
-	int			i = 0;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -576,41 +633,42 @@ uid_lease_status(PG_FUNCTION_ARGS)
 	UidRequireSharedMemory("uid_lease_status");
 	UidLeaseSnapshot(&s);
 
-	values[i++] = CStringGetTextDatum(uid_worker_id_lease ? "lease" : "static");
-	values[i++] = CStringGetTextDatum(UidLeaseStateNames[s.state]);
+	values[UID_LSC_MODE] = CStringGetTextDatum(uid_worker_id_lease ? "lease" : "static");
+	values[UID_LSC_STATE] = CStringGetTextDatum(UidLeaseStateNames[s.state]);
 	/* worker id: the one uid_next() uses now, else the one last leased */
 	if (UidGeneratorWorkerId() >= 0)
-		values[i++] = Int32GetDatum(UidGeneratorWorkerId());
+		values[UID_LSC_WORKER_ID] = Int32GetDatum(UidGeneratorWorkerId());
 	else if (s.worker_id >= 0)
-		values[i++] = Int32GetDatum(s.worker_id);
+		values[UID_LSC_WORKER_ID] = Int32GetDatum(s.worker_id);
 	else
-		nulls[i++] = true;
-	values[i] = Int64GetDatum(s.token);
-	nulls[i++] = s.token == 0;
-	values[i++] = CStringGetTextDatum(UidLeaseStoreName(&s));
-	values[i] = TimestampTzGetDatum(s.acquired_at);
-	nulls[i++] = s.acquired_at == 0;
-	values[i] = TimestampTzGetDatum(s.renewed_at);
-	nulls[i++] = s.renewed_at == 0;
-	values[i] = TimestampTzGetDatum(s.expires_at);
-	nulls[i++] = s.expires_at == 0;
-	values[i] = TimestampTzGetDatum(s.generate_until);
-	nulls[i++] = s.generate_until == 0 || !s.held;
-	values[i++] = Int64GetDatum(s.renewals);
-	values[i++] = Int64GetDatum(s.renewal_failures);
-	values[i++] = Int32GetDatum(s.consecutive_failures);
-	values[i++] = Int64GetDatum(s.losses);
-	values[i] = Int32GetDatum(s.free_ids);
-	nulls[i++] = s.free_ids < 0;
-	values[i] = CStringGetTextDatum(UidLeaseErrorText(s.failure, s.last_error));
-	nulls[i++] = s.last_error[0] == '\0';
-	values[i] = Int32GetDatum(s.worker_pid);
-	nulls[i++] = s.worker_pid == 0;
-	Assert(i == 16);
+		nulls[UID_LSC_WORKER_ID] = true;
+	values[UID_LSC_TOKEN] = Int64GetDatum(s.token);
+	nulls[UID_LSC_TOKEN] = s.token == 0;
+	values[UID_LSC_STORE] = CStringGetTextDatum(UidLeaseStoreName(&s));
+	UidLeaseStatusTime(values, nulls, UID_LSC_ACQUIRED_AT, s.acquired_at);
+	UidLeaseStatusTime(values, nulls, UID_LSC_RENEWED_AT, s.renewed_at);
+	UidLeaseStatusTime(values, nulls, UID_LSC_EXPIRES_AT, s.expires_at);
+	UidLeaseStatusTime(values, nulls, UID_LSC_GENERATE_UNTIL, s.held ? s.generate_until : 0);
+	values[UID_LSC_RENEWALS] = Int64GetDatum(s.renewals);
+	values[UID_LSC_RENEWAL_FAILURES] = Int64GetDatum(s.renewal_failures);
+	values[UID_LSC_CONSECUTIVE_FAILURES] = Int32GetDatum(s.consecutive_failures);
+	values[UID_LSC_LOSSES] = Int64GetDatum(s.losses);
+	values[UID_LSC_FREE_IDS] = Int32GetDatum(s.free_ids);
+	nulls[UID_LSC_FREE_IDS] = s.free_ids < 0;
+	values[UID_LSC_LAST_ERROR] = CStringGetTextDatum(UidLeaseErrorText(s.failure, s.last_error));
+	nulls[UID_LSC_LAST_ERROR] = s.last_error[0] == '\0';
+	values[UID_LSC_WORKER_PID] = Int32GetDatum(s.worker_pid);
+	nulls[UID_LSC_WORKER_PID] = s.worker_pid == 0;
+	if (tupdesc->natts != UID_LSC_COLUMNS)
+		elog(ERROR, "uid_lease_status: expected %d result columns, the SQL definition has %d",
+			 UID_LSC_COLUMNS, tupdesc->natts);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
+/*
+ * The lease SQL functions need shared memory and uid.worker_id = 'lease'.
+ */
 static void
 UidLeaseRequireMode(const char *funcname)
 {
@@ -640,17 +698,20 @@ UidLeaseRequest(bool release)
 	return request;
 }
 
+/* The state, as uid_lease_release() and uid_lease_acquire() report it. */
 static UidLeaseState
 UidLeaseCurrentState(void)
 {
-	UidLeaseState state;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	state = lease->state;
-	SpinLockRelease(&lease->mutex);
-	return state;
+	UidLeaseSnapshot(&s);
+	return s.state;
 }
 
+/*
+ * uid_lease_release(): asks the worker to release its lease and waits
+ * (bounded) for it; true once released.
+ */
 Datum
 uid_lease_release(PG_FUNCTION_ARGS)
 {
@@ -663,6 +724,10 @@ uid_lease_release(PG_FUNCTION_ARGS)
 				   UidLeaseCurrentState() == UID_LEASE_RELEASED);
 }
 
+/*
+ * uid_lease_acquire(): asks the worker to take a lease again (after a
+ * release or a refused store) and waits (bounded); true once held.
+ */
 Datum
 uid_lease_acquire(PG_FUNCTION_ARGS)
 {

@@ -50,12 +50,17 @@ static MemoryContext conn_caller_cxt = NULL;
 UID_DECLARE_WAIT_EVENT(UidWaitStoreConnect, "UidLeaseStoreConnect")
 UID_DECLARE_WAIT_EVENT(UidWaitStoreStatement, "UidLeaseStoreStatement")
 
+/*
+ * Chooses the transport once, at the worker's start: libpq to
+ * uid.lease_conninfo (remote), or SPI in the worker's own database.
+ */
 void
 UidConnInit(bool remote)
 {
 	conn_remote = remote;
 }
 
+/* Whether the store is reached over libpq. */
 bool
 UidConnRemote(void)
 {
@@ -78,6 +83,7 @@ UidConnTimeoutMs(void)
 	return conn_final ? Min(ms, UID_CONN_FINAL_TIMEOUT_MS) : ms;
 }
 
+/* Frees the result of the last remote statement, if any. */
 static void
 UidConnClearResult(void)
 {
@@ -86,6 +92,10 @@ UidConnClearResult(void)
 	conn_result = NULL;
 }
 
+/*
+ * Drops the remote session (a no-op for the local transport); the next
+ * UidConnOpen makes a new one.
+ */
 void
 UidConnClose(void)
 {
@@ -145,6 +155,7 @@ UidConnWait(int socket_event, TimestampTz deadline, uint32 wait_event, const cha
 	return (rc & socket_event) != 0;
 }
 
+/* When the statement or connection attempt starting now must be done. */
 static TimestampTz
 UidConnDeadline(void)
 {
@@ -198,6 +209,7 @@ UidConnOpen(void)
 	return true;
 }
 
+/* An empty set of nrows x ncols values, in cxt. */
 static UidConnRows *
 UidConnRowsNew(MemoryContext cxt, int nrows, int ncols)
 {
@@ -235,6 +247,10 @@ UidConnReadResults(void)
 	}
 }
 
+/*
+ * Runs one statement over libpq.  A failure keeps the store's SQLSTATE,
+ * so the worker can act on it (a read-only store after a failover).
+ */
 static UidConnRows *
 UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 {
@@ -271,6 +287,10 @@ UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 	return rows;
 }
 
+/*
+ * Runs one statement through SPI, every parameter as text, like the
+ * remote transport; the rows are copied out of SPI's memory.
+ */
 static UidConnRows *
 UidConnExecLocal(const char *sql, int nparams, const char *const *params)
 {
@@ -315,6 +335,11 @@ UidConnExec(const char *sql, int nparams, const char *const *params)
 	return UidConnExecLocal(sql, nparams, params);
 }
 
+/*
+ * Starts the transaction of one store step: BEGIN on the remote session
+ * (read committed, read write, whatever the store's defaults), or a
+ * transaction with SPI and a snapshot in-process.
+ */
 void
 UidConnBegin(void)
 {
@@ -332,6 +357,7 @@ UidConnBegin(void)
 	PushActiveSnapshot(GetTransactionSnapshot());
 }
 
+/* Commits the step started by UidConnBegin. */
 void
 UidConnCommit(void)
 {

@@ -27,6 +27,7 @@ UidLeaseFailureContext(UidLeaseFailure kind)
 	return errcontext(UID_LEASE_FAILURE_MARK "%d", (int) kind);
 }
 
+/* The error context callback of a scope: marks the error with its kind. */
 static void
 UidLeaseFailureScopeCallback(void *arg)
 {
@@ -49,6 +50,10 @@ UidLeaseFailureScopeEnter(UidLeaseFailureScope *scope, UidLeaseFailure kind)
 	error_context_stack = &scope->callback;
 }
 
+/*
+ * Ends the region UidLeaseFailureScopeEnter began (on success; an error
+ * unwinds error_context_stack by itself).
+ */
 void
 UidLeaseFailureScopeLeave(UidLeaseFailureScope *scope)
 {

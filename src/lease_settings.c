@@ -63,6 +63,11 @@ UidLeaseConninfoParses(const char *conninfo, char **error)
 	return true;
 }
 
+/*
+ * Remembers the first configured lease setting a check refused:
+ * UidLeaseConfigProblem then stops the lease rather than run on a default
+ * nobody chose.
+ */
 static void
 UidLeaseNoteRefused(const char *name, GucSource source)
 {
@@ -84,12 +89,14 @@ UidLeaseCheckName(const char *name, const char *value, GucSource source)
 	return true;
 }
 
+/* Check hook of uid.lease_database. */
 static bool
 UidLeaseCheckDatabase(char **newval, void **extra, GucSource source)
 {
 	return UidLeaseCheckName("uid.lease_database", *newval, source);
 }
 
+/* Check hook of uid.lease_schema: a name, and not a system schema's. */
 static bool
 UidLeaseCheckSchema(char **newval, void **extra, GucSource source)
 {
@@ -104,6 +111,10 @@ UidLeaseCheckSchema(char **newval, void **extra, GucSource source)
 	return true;
 }
 
+/*
+ * Check hook of uid.lease_conninfo: empty (the store is this server), or
+ * a string libpq parses; notes that one was given (UidLeaseConfigProblem).
+ */
 static bool
 UidLeaseCheckConninfo(char **newval, void **extra, GucSource source)
 {
@@ -120,6 +131,10 @@ UidLeaseCheckConninfo(char **newval, void **extra, GucSource source)
 	return false;
 }
 
+/*
+ * Defines the uid.lease_* settings (_PG_init); docs/leases.md describes
+ * each.
+ */
 void
 UidLeaseDefineSettings(void)
 {

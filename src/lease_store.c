@@ -86,6 +86,7 @@ static int	store_session_pid = 0;	/* remote: the server session, 0 until known *
  * Values read back: parsed strictly and range-checked
  * ------------------------------------------------------------------------- */
 
+/* Raises a value error (UID_FAIL_VALUE): a lease being taken skips that worker id. */
 static void
 UidStoreBadValue(const char *what, const char *text, const char *range)
 {
@@ -96,6 +97,7 @@ UidStoreBadValue(const char *what, const char *text, const char *range)
 			 UidLeaseFailureContext(UID_FAIL_VALUE)));
 }
 
+/* The text of a column that must not be NULL. */
 static const char *
 UidStoreText(UidConnRows *r, int row, int col, const char *what)
 {
@@ -106,6 +108,7 @@ UidStoreText(UidConnRows *r, int row, int col, const char *what)
 	return text;
 }
 
+/* An integer column within [min, max], else a value error. */
 static int64
 UidStoreInt(UidConnRows *r, int row, int col, int64 min, int64 max, const char *what)
 {
@@ -120,6 +123,7 @@ UidStoreInt(UidConnRows *r, int row, int col, int64 min, int64 max, const char *
 	return (int64) v;
 }
 
+/* A boolean column, strictly t or f. */
 static bool
 UidStoreBool(UidConnRows *r, int row, int col, const char *what)
 {
@@ -154,6 +158,7 @@ UidStoreTime(UidConnRows *r, int row, int col, const char *what, bool store_cloc
 	return ts;
 }
 
+/* An integer as a text parameter (every parameter travels as text). */
 static const char *
 UidStoreIntParam(int64 v)
 {
@@ -164,6 +169,11 @@ UidStoreIntParam(int64 v)
  * The lease table: its one definition
  * ------------------------------------------------------------------------- */
 
+/*
+ * The lease table's definition, one statement each: used both by the
+ * worker (UidStoreEnsureTable) and by uid_lease_table_sql(), so that the
+ * two can never differ.
+ */
 static char *
 UidStoreSchemaDdl(const char *schema, const char *owner)
 {
@@ -204,6 +214,7 @@ UidStoreCommentDdl(const char *qtable)
 					"ever leased (uid docs/leases.md)'", qtable);
 }
 
+/* The lease table's name, quoted and schema-qualified. */
 static char *
 UidStoreQualifiedTable(const char *schema)
 {
@@ -239,12 +250,17 @@ UidStoreInit(bool remote)
 							PGC_SUSET, PGC_S_OVERRIDE);
 }
 
+/* Whether the store is reached over libpq (lease_conn.c decides). */
 bool
 UidStoreRemote(void)
 {
 	return UidConnRemote();
 }
 
+/*
+ * Raises the refusal of a pooled store connection (UID_FAIL_POOLED):
+ * the worker then stops using the store until uid_lease_acquire().
+ */
 static void
 UidStoreRefusePooled(const char *detail)
 {
@@ -329,6 +345,10 @@ UidStoreReadIdentity(UidStoreSession *session)
 	" LEFT JOIN pg_catalog.pg_roles cs ON cs.oid OPERATOR(pg_catalog.=) c.relowner" \
 	" WHERE me.rolname OPERATOR(pg_catalog.=) CURRENT_USER"
 
+/*
+ * Raises the refusal of a lease schema or table owned by another role
+ * (UID_FAIL_TABLE): that owner could run code as the lease worker.
+ */
 static void
 UidStoreRefuseOwner(const char *what, const char *name, const char *owner, const char *me)
 {
@@ -399,12 +419,17 @@ UidStoreOpen(UidStoreSession *session)
 		UidStoreEnsureTable();
 }
 
+/* Ends the store session; the next UidStoreOpen opens a new one. */
 void
 UidStoreClose(void)
 {
 	UidConnClose();
 }
 
+/*
+ * Starts one store step; a remote session first pins its settings for
+ * the transaction (UidStorePinTransaction).
+ */
 void
 UidStoreBegin(void)
 {
@@ -413,12 +438,17 @@ UidStoreBegin(void)
 		UidStorePinTransaction();
 }
 
+/* Commits one store step. */
 void
 UidStoreCommit(void)
 {
 	UidConnCommit();
 }
 
+/*
+ * After an error in a step: roll back, and check the lease table again at
+ * the next step (it may be what failed).
+ */
 void
 UidStoreAbortAfterError(void)
 {
@@ -426,6 +456,10 @@ UidStoreAbortAfterError(void)
 	store_table_checked = false;
 }
 
+/*
+ * The release at the worker's exit: its waits are no longer cut short by
+ * the shutdown request, only bounded.
+ */
 void
 UidStoreFinalRelease(void)
 {
@@ -500,6 +534,7 @@ UidStoreTryLock(int worker_id)
 	return UidStoreBool(r, 0, 0, "pg_try_advisory_lock()");
 }
 
+/* Releases the session advisory lock on worker_id (UidStoreTryLock). */
 void
 UidStoreUnlock(int worker_id)
 {
@@ -510,6 +545,7 @@ UidStoreUnlock(int worker_id)
 					   2, params);
 }
 
+/* uid.lease_ttl as an interval parameter. */
 static const char *
 UidStoreTtlParam(void)
 {

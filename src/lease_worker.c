@@ -116,6 +116,7 @@ UidLeaseRegisterWorker(void)
  * Checks
  * ------------------------------------------------------------------------- */
 
+/* At start and after a reload: warns of settings that cannot keep a lease safe. */
 static void
 UidLeaseCheckSettings(void)
 {
@@ -758,6 +759,7 @@ UidLeaseReleaseAtExit(void)
 	UidLeasePublishReleased(UID_LEASE_STOPPED);
 }
 
+/* The lease worker's entry point (bgw_function_name). */
 void
 uid_lease_worker_main(Datum main_arg)
 {
