@@ -40,7 +40,7 @@ for my $f (sort keys %files) {
 	print "# $f -> ", (@to ? join(", ", @to) : "(nothing)"), "\n";
 }
 # the strongly connected components (Tarjan): each of more than one file
-# holds a cycle; name the shortest one through its first file
+# holds a cycle; name the shortest one through each of its files
 my ($index, @stack, %idx, %low, %on, @sccs) = (0);
 my $visit;
 $visit = sub {
@@ -59,29 +59,44 @@ $visit = sub {
 	}
 };
 for my $f (sort keys %files) { $visit->($f) unless defined $idx{$f} }
-my $n = 0;
-for my $c (sort { $a->[0] cmp $b->[0] } @sccs) {
-	my %in = map { $_ => 1 } @$c;
-	my $s = $c->[0];
+# the shortest cycle through s inside the component (breadth first)
+sub shortest_cycle {
+	my ($s, $in) = @_;
 	my %prev = ($s => undef);
 	my @queue = ($s);
-	my $back;
 	while (defined(my $v = shift @queue)) {
 		for my $w (sort keys %{$edge{$v} || {}}) {
-			next unless $in{$w};
-			if ($w eq $s) { $back = $v; last }
+			next unless $in->{$w};
+			if ($w eq $s) {
+				my @path = ($s);		# s -> ... -> v -> s
+				for (my $u = $v; $u ne $s; $u = $prev{$u}) { unshift @path, $u }
+				unshift @path, $s;
+				return @path;
+			}
 			next if exists $prev{$w};
 			$prev{$w} = $v;
 			push @queue, $w;
 		}
-		last if defined $back;
 	}
-	my @path = ($s);		# s -> ... -> back -> s
-	for (my $v = $back; $v ne $s; $v = $prev{$v}) { unshift @path, $v }
-	unshift @path, $s;
+	return ();
+}
+my $n = 0;
+for my $c (sort { $a->[0] cmp $b->[0] } @sccs) {
+	my %in = map { $_ => 1 } @$c;
+	my %named;
 	$n++;
-	print "not ok $n - call cycle among ", join(", ", @$c), ": ", join(" -> ", @path), "\n";
-	print "#   $path[$_] calls ", join(", ", @{$edge{$path[$_]}{$path[$_ + 1]}}), "\n" for 0 .. $#path - 1;
+	print "not ok $n - call cycle among ", join(", ", @$c), "\n";
+	for my $s (@$c) {
+		my @path = shortest_cycle($s, \%in);
+		# one line per cycle, whichever of its files it was found from
+		my @ring = @path[0 .. $#path - 1];
+		my ($min) = sort @ring;
+		my $at = (grep { $ring[$_] eq $min } 0 .. $#ring)[0];
+		my $key = join(" ", @ring[$at .. $#ring], @ring[0 .. $at - 1]);
+		next if $named{$key}++;
+		print "#   cycle: ", join(" -> ", @path), "\n";
+		print "#     $path[$_] calls ", join(", ", @{$edge{$path[$_]}{$path[$_ + 1]}}), "\n" for 0 .. $#path - 1;
+	}
 }
 my $failed = $n;
 $n++;
