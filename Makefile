@@ -5,17 +5,21 @@ EXTENSION   = uid
 MODULE_big  = uid
 OBJS = \
 	src/uid.o \
+	src/preload.o \
 	src/generator.o \
 	src/clock.o \
 	src/hwm.o \
 	src/layout.o \
 	src/stats.o \
+	src/stats_sql.o \
 	src/random.o \
 	src/uuid7.o \
 	src/lease.o \
+	src/lease_settings.o \
 	src/lease_worker.o \
 	src/lease_conn.o \
 	src/lease_store.o \
+	src/lease_failure.o \
 	src/tickets.o \
 	src/counters.o \
 	src/text_forms.o \
@@ -72,9 +76,14 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# PGXS tracks no header dependencies: every object depends on every header
-# (uid.h holds inline functions of several files).
-$(OBJS): $(wildcard src/*.h)
+# PGXS tracks header dependencies only in a server built with
+# --enable-depend: the compiler writes each object's list of headers
+# (src/*.d, -MMD) as it builds it, with an empty rule per header (-MP) so
+# that removing a header breaks nothing.  For the objects only: the bitcode
+# and the programs without a server are built from the same sources.
+$(OBJS): override CPPFLAGS += -MMD -MP
+-include $(OBJS:.o=.d)
+EXTRA_CLEAN += $(OBJS:.o=.d)
 
 .PHONY: test
 test:
@@ -100,11 +109,12 @@ test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h src/decode.c
 EXTRA_CLEAN += test/unit/ff1_test test/unit/decode_test
 
 .PHONY: check-unit
-check-unit: test/unit/ff1_test test/unit/decode_test uid-decode
+check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS)
 	test/unit/ff1_test
 	test/unit/decode_test
 	bash test/unit/uid_decode_test.sh ./uid-decode
 	bash test/unit/meta_test.sh
+	bash test/unit/file_graph.sh $(OBJS)
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive), once META.json agrees with uid.control.

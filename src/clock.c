@@ -18,6 +18,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "stats.h"
 #include "uid.h"
 
 int			uid_clock_max_wait_ms = 5;

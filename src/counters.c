@@ -30,8 +30,6 @@
 #include "utils/builtins.h"
 #include "utils/syscache.h"
 
-#include "uid.h"
-
 PG_FUNCTION_INFO_V1(uid_counter_next);
 
 /*

@@ -41,6 +41,9 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
+#include "generator.h"
+#include "hwm.h"
+#include "stats.h"
 #include "uid.h"
 
 typedef struct UidGeneratorShared
@@ -87,6 +90,9 @@ static char *uid_worker_id_setting = NULL;
 static int	uid_worker_id_static = 0;
 bool		uid_worker_id_lease = false;	/* uid.worker_id = 'lease' */
 bool		uid_worker_id_given = false;	/* set in the configuration */
+
+/* the lease subsystem's UidLeaseAwaitWorkerId, set by _PG_init (generator.h) */
+UidAwaitWorkerIdHook uid_await_worker_id_hook = NULL;
 int			uid_max_batch = 10000;
 
 PG_FUNCTION_INFO_V1(uid_next);
@@ -463,7 +469,7 @@ UidReserve(int want, int *got, int *worker)
 		if (unlikely(!(grant & UID_GRANT_VALID) || ms > UidGrantDeadline(grant)))
 		{
 			/* waits once for a lease being acquired, else raises UID02 */
-			UidLeaseAwaitWorkerId(&waited_lease);
+			uid_await_worker_id_hook(&waited_lease);
 			continue;
 		}
 

@@ -53,6 +53,8 @@
 #include "storage/shmem.h"
 #include "utils/guc.h"
 
+#include "hwm.h"
+#include "stats.h"
 #include "uid.h"
 
 #define UID_HWM_FILE		"uid.hwm"

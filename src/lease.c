@@ -1,10 +1,10 @@
 /*
  * lease.c
- *		Worker ids from a lease table (uid.worker_id = 'lease'): the settings,
- *		the state shared between the lease worker (lease_worker.c) and the
- *		backends, and what backends see of it: uid_lease_status(),
- *		uid_lease_release(), uid_lease_acquire(), uid_lease_table_sql() and
- *		the UID02 error of uid_next() when no worker id is held.
+ *		Worker ids from a lease table (uid.worker_id = 'lease'): the state
+ *		shared between the lease worker (lease_worker.c) and the backends,
+ *		and what backends see of it: uid_lease_status(), uid_lease_release(),
+ *		uid_lease_acquire(), uid_lease_table_sql() and the UID02 error of
+ *		uid_next() when no worker id is held.
  *
  * Shared state and its guards:
  *	UidLeaseShared	every field under its spinlock `mutex`.  Written by the
@@ -32,9 +32,9 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
-#include "utils/varlena.h"
 
 #include "compat.h"
+#include "generator.h"
 #include "lease.h"
 
 typedef struct UidLeaseShared
@@ -78,27 +78,6 @@ static const char *const UidLeaseStateNames[] = {
 StaticAssertDecl(lengthof(UidLeaseStateNames) == UID_LEASE_STORE_POOLED + 1,
 				 "one name per lease state");
 
-/* settings */
-char	   *uid_lease_database = NULL;
-char	   *uid_lease_conninfo = NULL;
-char	   *uid_lease_schema = NULL;
-int			uid_lease_ttl_s = 900;
-int			uid_lease_renew_interval_ms = 10000;
-int			uid_lease_safety_margin_ms = 30000;
-int			uid_lease_max_clock_skew_ms = 1000;
-int			uid_lease_pool_size = UID_MAX_WORKER + 1;
-bool		uid_lease_wait_for_standbys = true;
-
-/*
- * What the check hooks saw while shared_preload_libraries was processed:
- * the first lease setting whose configured value was refused, and whether
- * uid.lease_conninfo was given at all.  A refused value falls back to the
- * default (PostgreSQL's rule for extension settings); uid then refuses to
- * issue IDs rather than run with a store or schema nobody chose.
- */
-static const char *uid_lease_refused_setting = NULL;
-static bool uid_lease_conninfo_given = false;
-
 /* How long uid_next() waits for a lease that is being acquired. */
 #define UID_LEASE_AWAIT_MS		5000
 /* How long uid_lease_release() and uid_lease_acquire() wait for the worker. */
@@ -113,179 +92,10 @@ PG_FUNCTION_INFO_V1(uid_lease_acquire);
 PG_FUNCTION_INFO_V1(uid_lease_table_sql);
 
 /* ---------------------------------------------------------------------------
- * Settings
- * ------------------------------------------------------------------------- */
-
-static void
-UidLeaseNoteRefused(const char *name, GucSource source)
-{
-	if (UidSettingFromConfiguration(source) &&
-		uid_lease_refused_setting == NULL)
-		uid_lease_refused_setting = name;
-}
-
-/* A database or schema name: not empty, and short enough not to be truncated. */
-static bool
-UidLeaseCheckName(const char *name, const char *value, GucSource source)
-{
-	if (value == NULL || value[0] == '\0' || strlen(value) >= NAMEDATALEN)
-	{
-		GUC_check_errdetail("%s must be a name of 1 to %d bytes.", name, NAMEDATALEN - 1);
-		UidLeaseNoteRefused(name, source);
-		return false;
-	}
-	return true;
-}
-
-static bool
-UidLeaseCheckDatabase(char **newval, void **extra, GucSource source)
-{
-	return UidLeaseCheckName("uid.lease_database", *newval, source);
-}
-
-static bool
-UidLeaseCheckSchema(char **newval, void **extra, GucSource source)
-{
-	if (!UidLeaseCheckName("uid.lease_schema", *newval, source))
-		return false;
-	if (strncmp(*newval, "pg_", 3) == 0)
-	{
-		GUC_check_errdetail("Schema names starting with \"pg_\" are reserved for the system.");
-		UidLeaseNoteRefused("uid.lease_schema", source);
-		return false;
-	}
-	return true;
-}
-
-static bool
-UidLeaseCheckConninfo(char **newval, void **extra, GucSource source)
-{
-	char	   *error = NULL;
-
-	if (*newval == NULL || (*newval)[0] == '\0')
-		return true;
-	if (UidSettingFromConfiguration(source))
-		uid_lease_conninfo_given = true;
-	if (UidConnCheckConninfo(*newval, &error))
-		return true;
-	GUC_check_errdetail("uid.lease_conninfo is not a valid libpq connection string: %s", error);
-	UidLeaseNoteRefused("uid.lease_conninfo", source);
-	return false;
-}
-
-void
-UidLeaseDefineSettings(void)
-{
-	DefineCustomStringVariable("uid.lease_database",
-							   "Database of this server that holds the lease table when uid.lease_conninfo is empty.",
-							   NULL,
-							   &uid_lease_database, "postgres",
-							   PGC_POSTMASTER, 0, UidLeaseCheckDatabase, NULL, NULL);
-	DefineCustomStringVariable("uid.lease_conninfo",
-							   "libpq connection string of a coordination database shared by many servers.",
-							   "Empty: the lease table is in uid.lease_database of this server.",
-							   &uid_lease_conninfo, "",
-							   PGC_POSTMASTER, GUC_SUPERUSER_ONLY, UidLeaseCheckConninfo, NULL, NULL);
-	DefineCustomStringVariable("uid.lease_schema",
-							   "Schema of the lease table in the lease store.",
-							   "Servers that share a worker id space must use the same store and schema.",
-							   &uid_lease_schema, "uid_lease",
-							   PGC_POSTMASTER, 0, UidLeaseCheckSchema, NULL, NULL);
-	DefineCustomIntVariable("uid.lease_ttl",
-							"How long a lease lives without renewal.",
-							"A crashed server's worker id is free again after this long.",
-							&uid_lease_ttl_s, 900, 2, 7 * 24 * 3600,
-							PGC_SIGHUP, GUC_UNIT_S, NULL, NULL, NULL);
-	DefineCustomIntVariable("uid.lease_renew_interval",
-							"How often the lease worker renews its lease.",
-							NULL,
-							&uid_lease_renew_interval_ms, 10000, 10, 3600 * 1000,
-							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
-	DefineCustomIntVariable("uid.lease_safety_margin",
-							"How long before its lease expires a server that cannot renew stops issuing IDs.",
-							"Must be more than twice uid.lease_max_clock_skew.",
-							&uid_lease_safety_margin_ms, 30000, 0, 24 * 3600 * 1000,
-							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
-	DefineCustomIntVariable("uid.lease_max_clock_skew",
-							"Largest difference between this server's clock and the lease store's that is accepted.",
-							NULL,
-							&uid_lease_max_clock_skew_ms, 1000, 0, 3600 * 1000,
-							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
-	DefineCustomIntVariable("uid.lease_pool_size",
-							"Number of worker ids (0 .. pool size - 1) that leases are taken from.",
-							NULL,
-							&uid_lease_pool_size, UID_MAX_WORKER + 1, 1, UID_MAX_WORKER + 1,
-							PGC_SIGHUP, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("uid.lease_wait_for_standbys",
-							 "Act on a lease write only once the lease store's standbys have it.",
-							 "Off accepts that a failover of an asynchronously replicated store can hand a worker id out twice.",
-							 &uid_lease_wait_for_standbys, true,
-							 PGC_SIGHUP, 0, NULL, NULL, NULL);
-}
-
-/*
- * Is Citus in shared_preload_libraries?  Every node of a Citus cluster may
- * run uid_next() (docs/citus.md), so the default static worker id would be
- * the same on all of them.
- */
-static bool
-UidCitusPreloaded(void)
-{
-	char	   *libs = pstrdup(shared_preload_libraries_string ? shared_preload_libraries_string : "");
-	List	   *names = NIL;
-	ListCell   *lc;
-	bool		found = false;
-
-	if (!SplitDirectoriesString(libs, ',', &names))
-		return false;
-	foreach(lc, names)
-	{
-		const char *name = lfirst(lc);
-		const char *base = strrchr(name, '/');
-
-		base = base ? base + 1 : name;
-		if (strcmp(base, "citus") == 0 || strcmp(base, "citus" DLSUFFIX) == 0)
-			found = true;
-	}
-	list_free_deep(names);
-	pfree(libs);
-	return found;
-}
-
-/*
- * Settings that cannot work together, as found at start-up: a message, or
- * NULL.  Then no worker id is issued at all (state config_error), rather
- * than a static id where a lease was meant, or a store nobody chose.
- */
-const char *
-UidLeaseConfigProblem(const char **hint)
-{
-	if (!uid_worker_id_lease && uid_lease_conninfo_given)
-	{
-		*hint = "Set uid.worker_id = 'lease' to take worker ids from the lease store, "
-			"or remove uid.lease_conninfo to use the static worker id.";
-		return "uid.lease_conninfo is set, but uid.worker_id is a number: no worker id is issued";
-	}
-	if (!uid_worker_id_lease && !uid_worker_id_given && UidCitusPreloaded())
-	{
-		*hint = "Set uid.worker_id = 'lease' with one uid.lease_conninfo on every node of the Citus cluster, "
-			"or give each node its own uid.worker_id.";
-		return "Citus is loaded and uid.worker_id is not set, so every node would issue the same IDs: no worker id is issued";
-	}
-	if (uid_worker_id_lease && uid_lease_refused_setting != NULL)
-	{
-		*hint = "Correct the setting (the server log says why it was refused) and restart the server.";
-		return psprintf("the configured value of %s was refused: no worker id is leased",
-						uid_lease_refused_setting);
-	}
-	*hint = NULL;
-	return NULL;
-}
-
-/* ---------------------------------------------------------------------------
  * Shared memory
  * ------------------------------------------------------------------------- */
 
+/* The shared lease state, one struct (uid.c adds it to the request). */
 Size
 UidLeaseShmemSize(void)
 {
@@ -322,17 +132,35 @@ UidLeaseShmemInit(void)
  * Publishing (the lease worker only).  Each change wakes the waiters.
  * ------------------------------------------------------------------------- */
 
+/*
+ * Writers take the spinlock with UidLeaseLock and release it with
+ * UidLeaseUnlockAndWake, which also wakes every backend sleeping on the
+ * condition variable (UidLeaseWaitFor), so that each change is seen at once.
+ */
 #define UidLeaseLock()		SpinLockAcquire(&lease->mutex)
-#define UidLeaseUnlock()	\
+#define UidLeaseUnlockAndWake()	\
 	do { SpinLockRelease(&lease->mutex); ConditionVariableBroadcast(&lease->cv); } while (0)
 
+/*
+ * The one reader: a consistent copy of the whole shared state, taken under
+ * the spinlock (a few hundred bytes, no call that could fail).
+ */
+static void
+UidLeaseSnapshot(UidLeaseShared *copy)
+{
+	SpinLockAcquire(&lease->mutex);
+	memcpy(copy, lease, sizeof(UidLeaseShared));
+	SpinLockRelease(&lease->mutex);
+}
+
+/* The worker announces itself: backends find its latch for requests. */
 void
 UidLeaseWorkerAttach(void)
 {
 	UidLeaseLock();
 	lease->worker_pid = MyProcPid;
 	lease->worker_latch = MyLatch;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /* before_shmem_exit of the worker: its lease, if any, is no longer renewed. */
@@ -345,7 +173,7 @@ UidLeaseWorkerDetach(void)
 	if (lease->state == UID_LEASE_HELD || lease->state == UID_LEASE_FAILING ||
 		lease->state == UID_LEASE_WAITING)
 		lease->state = UID_LEASE_STOPPED;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /*
@@ -355,22 +183,21 @@ UidLeaseWorkerDetach(void)
 bool
 UidLeaseResumeHeld(int *worker_id, int64 *token)
 {
-	bool		held;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	held = lease->held && lease->token > 0;
-	*worker_id = lease->worker_id;
-	*token = lease->token;
-	SpinLockRelease(&lease->mutex);
-	return held;
+	UidLeaseSnapshot(&s);
+	*worker_id = s.worker_id;
+	*token = s.token;
+	return s.held && s.token > 0;
 }
 
+/* A new state with nothing else changed. */
 void
 UidLeasePublishState(UidLeaseState state)
 {
 	UidLeaseLock();
 	lease->state = state;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /*
@@ -394,7 +221,7 @@ UidLeasePublishFailure(UidLeaseFailure kind, const char *error, bool held,
 	}
 	else
 		lease->state = unheld_state;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /*
@@ -414,7 +241,7 @@ UidLeasePublishAcquired(int worker_id, int64 token, TimestampTz acquired_at,
 	lease->acquired_at = acquired_at;
 	lease->renewed_at = acquired_at;
 	lease->expires_at = expires_at;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /* The generator was granted the held lease until deadline_unix_ms. */
@@ -434,9 +261,13 @@ UidLeasePublishGrant(TimestampTz renewed_at, TimestampTz expires_at,
 	lease->last_error[0] = '\0';
 	if (renewal)
 		lease->renewals++;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
+/*
+ * Another fencing token holds our worker id in the store: the lease is
+ * gone, and last_error says so.
+ */
 void
 UidLeasePublishLost(int worker_id)
 {
@@ -447,7 +278,7 @@ UidLeasePublishLost(int worker_id)
 	lease->failure = UID_FAIL_NONE;
 	snprintf(lease->last_error, sizeof(lease->last_error),
 			 "the lease store holds another fencing token for worker id %d", worker_id);
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /* No lease held any more: released on request, or at the worker's exit. */
@@ -457,49 +288,51 @@ UidLeasePublishReleased(UidLeaseState state)
 	UidLeaseLock();
 	lease->held = false;
 	lease->state = state;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
+/* The pool size and the free ids as last counted in the store. */
 void
 UidLeasePublishPool(int pool_size, int free_ids)
 {
 	UidLeaseLock();
 	lease->pool_size = pool_size;
 	lease->free_ids = free_ids;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
+/* How many store operations in a row failed (a renewal logs the count). */
 int
 UidLeaseConsecutiveFailures(void)
 {
-	int			n;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	n = lease->consecutive_failures;
-	SpinLockRelease(&lease->mutex);
-	return n;
+	UidLeaseSnapshot(&s);
+	return s.consecutive_failures;
 }
 
 /* The pending request of uid_lease_release/acquire: true to release. */
 bool
 UidLeaseTakeRequest(uint64 *request)
 {
-	bool		release;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	release = lease->release_requested;
-	*request = lease->requests;
-	SpinLockRelease(&lease->mutex);
-	return release;
+	UidLeaseSnapshot(&s);
+	*request = s.requests;
+	return s.release_requested;
 }
 
+/*
+ * The worker acted on every request up to this one: wakes the backend
+ * waiting for it in uid_lease_release() or uid_lease_acquire().
+ */
 void
 UidLeaseRequestDone(uint64 request)
 {
 	UidLeaseLock();
 	if (lease->requests_done < request)
 		lease->requests_done = request;
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
 /*
@@ -513,20 +346,22 @@ UidLeaseNoteStoreIsSelf(const char *database, const char *role)
 	lease->store_is_self = true;
 	strlcpy(lease->self_database, database, NAMEDATALEN);
 	strlcpy(lease->self_role, role, NAMEDATALEN);
-	UidLeaseUnlock();
+	UidLeaseUnlockAndWake();
 }
 
+/*
+ * Whether the worker found that uid.lease_conninfo is this server, and as
+ * which database and role (UidLeaseNoteStoreIsSelf).
+ */
 bool
 UidLeaseStoreIsSelf(char *database, char *role)
 {
-	bool		is_self;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	is_self = lease->store_is_self;
-	strlcpy(database, lease->self_database, NAMEDATALEN);
-	strlcpy(role, lease->self_role, NAMEDATALEN);
-	SpinLockRelease(&lease->mutex);
-	return is_self;
+	UidLeaseSnapshot(&s);
+	strlcpy(database, s.self_database, NAMEDATALEN);
+	strlcpy(role, s.self_role, NAMEDATALEN);
+	return s.store_is_self;
 }
 
 /* ---------------------------------------------------------------------------
@@ -543,6 +378,10 @@ UidLeaseMayReadErrors(void)
 	return superuser() || has_privs_of_role(GetUserId(), ROLE_PG_MONITOR);
 }
 
+/*
+ * The last error as the caller may read it: the text itself for
+ * superusers and pg_monitor, else only its kind (UidLeaseMayReadErrors).
+ */
 static const char *
 UidLeaseErrorText(UidLeaseFailure kind, const char *error)
 {
@@ -569,14 +408,6 @@ UidLeaseErrorText(UidLeaseFailure kind, const char *error)
 	}
 	return psprintf("%s (details in the server log, or in uid_lease_status() for superusers and pg_monitor)",
 					what);
-}
-
-static void
-UidLeaseSnapshot(UidLeaseShared *copy)
-{
-	SpinLockAcquire(&lease->mutex);
-	memcpy(copy, lease, sizeof(UidLeaseShared));
-	SpinLockRelease(&lease->mutex);
 }
 
 /* Why there is no worker id, from the status: the detail of UID02. */
@@ -638,6 +469,7 @@ UidLeaseNoWorkerIdMessage(const UidLeaseShared *s)
 					UidLeaseStateNames[s->state]);
 }
 
+/* Raises UID02 with what became of the lease, read in one snapshot. */
 static void
 UidLeaseRaiseNoWorkerId(void)
 {
@@ -673,16 +505,20 @@ UidLeaseStateIsTransient(UidLeaseState state)
 		state == UID_LEASE_UNCONFIRMED;
 }
 
+/*
+ * Whether a backend waiting on the condition variable may stop: its goal
+ * is met, or no worker runs that could meet it.
+ */
 static bool
 UidLeaseWaitDone(UidLeaseWaitGoal goal, uint64 request)
 {
+	UidLeaseShared s;
 	UidLeaseState state;
 	uint64		done;
 
-	SpinLockAcquire(&lease->mutex);
-	state = lease->state;
-	done = lease->requests_done;
-	SpinLockRelease(&lease->mutex);
+	UidLeaseSnapshot(&s);
+	state = s.state;
+	done = s.requests_done;
 
 	if (state == UID_LEASE_CONFIG_ERROR)
 		return true;			/* no worker runs: nothing to wait for */
@@ -752,14 +588,44 @@ UidLeaseStoreName(const UidLeaseShared *s)
 	return psprintf("database %s", uid_lease_database);
 }
 
+/* The columns of uid_lease_status(), in the order of its SQL definition. */
+typedef enum UidLeaseStatusColumn
+{
+	UID_LSC_MODE,
+	UID_LSC_STATE,
+	UID_LSC_WORKER_ID,
+	UID_LSC_TOKEN,
+	UID_LSC_STORE,
+	UID_LSC_ACQUIRED_AT,
+	UID_LSC_RENEWED_AT,
+	UID_LSC_EXPIRES_AT,
+	UID_LSC_GENERATE_UNTIL,
+	UID_LSC_RENEWALS,
+	UID_LSC_RENEWAL_FAILURES,
+	UID_LSC_CONSECUTIVE_FAILURES,
+	UID_LSC_LOSSES,
+	UID_LSC_FREE_IDS,
+	UID_LSC_LAST_ERROR,
+	UID_LSC_WORKER_PID,
+	UID_LSC_COLUMNS
+} UidLeaseStatusColumn;
+
+/* A timestamptz column, NULL while the time is not known (0). */
+static void
+UidLeaseStatusTime(Datum *values, bool *nulls, UidLeaseStatusColumn col, TimestampTz t)
+{
+	values[col] = TimestampTzGetDatum(t);
+	nulls[col] = t == 0;
+}
+
+/* uid_lease_status(): this server's lease, from one snapshot. */
 Datum
 uid_lease_status(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[16] = {0};
-	bool		nulls[16] = {0};
+	Datum		values[UID_LSC_COLUMNS] = {0};
+	bool		nulls[UID_LSC_COLUMNS] = {0};
 	UidLeaseShared s = {0};
-	int			i = 0;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -767,41 +633,42 @@ uid_lease_status(PG_FUNCTION_ARGS)
 	UidRequireSharedMemory("uid_lease_status");
 	UidLeaseSnapshot(&s);
 
-	values[i++] = CStringGetTextDatum(uid_worker_id_lease ? "lease" : "static");
-	values[i++] = CStringGetTextDatum(UidLeaseStateNames[s.state]);
+	values[UID_LSC_MODE] = CStringGetTextDatum(uid_worker_id_lease ? "lease" : "static");
+	values[UID_LSC_STATE] = CStringGetTextDatum(UidLeaseStateNames[s.state]);
 	/* worker id: the one uid_next() uses now, else the one last leased */
 	if (UidGeneratorWorkerId() >= 0)
-		values[i++] = Int32GetDatum(UidGeneratorWorkerId());
+		values[UID_LSC_WORKER_ID] = Int32GetDatum(UidGeneratorWorkerId());
 	else if (s.worker_id >= 0)
-		values[i++] = Int32GetDatum(s.worker_id);
+		values[UID_LSC_WORKER_ID] = Int32GetDatum(s.worker_id);
 	else
-		nulls[i++] = true;
-	values[i] = Int64GetDatum(s.token);
-	nulls[i++] = s.token == 0;
-	values[i++] = CStringGetTextDatum(UidLeaseStoreName(&s));
-	values[i] = TimestampTzGetDatum(s.acquired_at);
-	nulls[i++] = s.acquired_at == 0;
-	values[i] = TimestampTzGetDatum(s.renewed_at);
-	nulls[i++] = s.renewed_at == 0;
-	values[i] = TimestampTzGetDatum(s.expires_at);
-	nulls[i++] = s.expires_at == 0;
-	values[i] = TimestampTzGetDatum(s.generate_until);
-	nulls[i++] = s.generate_until == 0 || !s.held;
-	values[i++] = Int64GetDatum(s.renewals);
-	values[i++] = Int64GetDatum(s.renewal_failures);
-	values[i++] = Int32GetDatum(s.consecutive_failures);
-	values[i++] = Int64GetDatum(s.losses);
-	values[i] = Int32GetDatum(s.free_ids);
-	nulls[i++] = s.free_ids < 0;
-	values[i] = CStringGetTextDatum(UidLeaseErrorText(s.failure, s.last_error));
-	nulls[i++] = s.last_error[0] == '\0';
-	values[i] = Int32GetDatum(s.worker_pid);
-	nulls[i++] = s.worker_pid == 0;
-	Assert(i == 16);
+		nulls[UID_LSC_WORKER_ID] = true;
+	values[UID_LSC_TOKEN] = Int64GetDatum(s.token);
+	nulls[UID_LSC_TOKEN] = s.token == 0;
+	values[UID_LSC_STORE] = CStringGetTextDatum(UidLeaseStoreName(&s));
+	UidLeaseStatusTime(values, nulls, UID_LSC_ACQUIRED_AT, s.acquired_at);
+	UidLeaseStatusTime(values, nulls, UID_LSC_RENEWED_AT, s.renewed_at);
+	UidLeaseStatusTime(values, nulls, UID_LSC_EXPIRES_AT, s.expires_at);
+	UidLeaseStatusTime(values, nulls, UID_LSC_GENERATE_UNTIL, s.held ? s.generate_until : 0);
+	values[UID_LSC_RENEWALS] = Int64GetDatum(s.renewals);
+	values[UID_LSC_RENEWAL_FAILURES] = Int64GetDatum(s.renewal_failures);
+	values[UID_LSC_CONSECUTIVE_FAILURES] = Int32GetDatum(s.consecutive_failures);
+	values[UID_LSC_LOSSES] = Int64GetDatum(s.losses);
+	values[UID_LSC_FREE_IDS] = Int32GetDatum(s.free_ids);
+	nulls[UID_LSC_FREE_IDS] = s.free_ids < 0;
+	values[UID_LSC_LAST_ERROR] = CStringGetTextDatum(UidLeaseErrorText(s.failure, s.last_error));
+	nulls[UID_LSC_LAST_ERROR] = s.last_error[0] == '\0';
+	values[UID_LSC_WORKER_PID] = Int32GetDatum(s.worker_pid);
+	nulls[UID_LSC_WORKER_PID] = s.worker_pid == 0;
+	if (tupdesc->natts != UID_LSC_COLUMNS)
+		elog(ERROR, "uid_lease_status: expected %d result columns, the SQL definition has %d",
+			 UID_LSC_COLUMNS, tupdesc->natts);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
+/*
+ * The lease SQL functions need shared memory and uid.worker_id = 'lease'.
+ */
 static void
 UidLeaseRequireMode(const char *funcname)
 {
@@ -831,17 +698,20 @@ UidLeaseRequest(bool release)
 	return request;
 }
 
+/* The state, as uid_lease_release() and uid_lease_acquire() report it. */
 static UidLeaseState
 UidLeaseCurrentState(void)
 {
-	UidLeaseState state;
+	UidLeaseShared s;
 
-	SpinLockAcquire(&lease->mutex);
-	state = lease->state;
-	SpinLockRelease(&lease->mutex);
-	return state;
+	UidLeaseSnapshot(&s);
+	return s.state;
 }
 
+/*
+ * uid_lease_release(): asks the worker to release its lease and waits
+ * (bounded) for it; true once released.
+ */
 Datum
 uid_lease_release(PG_FUNCTION_ARGS)
 {
@@ -854,6 +724,10 @@ uid_lease_release(PG_FUNCTION_ARGS)
 				   UidLeaseCurrentState() == UID_LEASE_RELEASED);
 }
 
+/*
+ * uid_lease_acquire(): asks the worker to take a lease again (after a
+ * release or a refused store) and waits (bounded); true once held.
+ */
 Datum
 uid_lease_acquire(PG_FUNCTION_ARGS)
 {

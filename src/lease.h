@@ -3,8 +3,10 @@
  *		Internal interface of the lease subsystem (uid.worker_id = 'lease'),
  *		split by process and protocol:
  *
- *	lease.c			settings, shared state, the SQL functions and the
- *					no-worker-id error of uid_next(): what backends see.
+ *	lease.c			shared state, the SQL functions and the no-worker-id
+ *					error of uid_next(): what backends see.
+ *	lease_settings.c	the uid.lease_* settings and their checks.
+ *	lease_failure.c	the kind of a store failure, carried in the error.
  *	lease_worker.c	the background worker: acquire, renew, release.
  *	lease_store.c	the store protocol: one function per statement, the
  *					lease table's definition, checks on every value read.
@@ -19,7 +21,7 @@
 
 #include "utils/timestamp.h"
 
-/* ---- settings (lease.c) ---- */
+/* ---- settings (lease_settings.c) ---- */
 
 extern char *uid_lease_database;
 extern char *uid_lease_conninfo;
@@ -30,6 +32,8 @@ extern int	uid_lease_safety_margin_ms;
 extern int	uid_lease_max_clock_skew_ms;
 extern int	uid_lease_pool_size;
 extern bool uid_lease_wait_for_standbys;
+
+extern const char *UidLeaseConfigProblem(const char **hint);
 
 /* ---- the lease's state, as uid_lease_status() shows it ---- */
 
@@ -90,7 +94,6 @@ extern bool UidLeaseTakeRequest(uint64 *request);
 extern void UidLeaseRequestDone(uint64 request);
 extern bool UidLeaseStoreIsSelf(char *database, char *role);
 extern void UidLeaseNoteStoreIsSelf(const char *database, const char *role);
-extern const char *UidLeaseConfigProblem(const char **hint);
 
 /* ---- lease_store.c: the store protocol ---- */
 
@@ -158,11 +161,19 @@ extern void UidStoreCheckSessionLocks(int own_worker_id);
 extern void UidStoreWaitDurable(void);
 extern char *UidStoreTableSql(const char *schema, const char *owner);
 
-/*
- * The kind of the failure being raised: set by whoever raises a lease error
- * (lease_store.c, lease_conn.c), reset by the worker before each operation.
- */
-extern UidLeaseFailure uid_lease_failure;
+/* ---- lease_failure.c: the kind of a failure, carried in the error ---- */
+
+/* an error context callback that marks the errors of a region */
+typedef struct UidLeaseFailureScope
+{
+	ErrorContextCallback callback;
+	UidLeaseFailure kind;
+} UidLeaseFailureScope;
+
+extern int	UidLeaseFailureContext(UidLeaseFailure kind);
+extern void UidLeaseFailureScopeEnter(UidLeaseFailureScope *scope, UidLeaseFailure kind);
+extern void UidLeaseFailureScopeLeave(UidLeaseFailureScope *scope);
+extern UidLeaseFailure UidLeaseFailureOf(const ErrorData *edata);
 
 /* ---- lease_conn.c: the session's transport ---- */
 
@@ -176,7 +187,6 @@ typedef struct UidConnRows
 
 #define UidConnValue(r, row, col) ((r)->vals[(row) * (r)->ncols + (col)])
 
-extern bool UidConnCheckConninfo(const char *conninfo, char **error);
 extern void UidConnInit(bool remote);
 extern bool UidConnRemote(void);
 extern bool UidConnOpen(void);

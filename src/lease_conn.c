@@ -50,37 +50,17 @@ static MemoryContext conn_caller_cxt = NULL;
 UID_DECLARE_WAIT_EVENT(UidWaitStoreConnect, "UidLeaseStoreConnect")
 UID_DECLARE_WAIT_EVENT(UidWaitStoreStatement, "UidLeaseStoreStatement")
 
-/* For the check hook of uid.lease_conninfo: can libpq parse it? */
-bool
-UidConnCheckConninfo(const char *conninfo, char **error)
-{
-	char	   *libpq_error = NULL;
-	PQconninfoOption *options = PQconninfoParse(conninfo, &libpq_error);
-
-	if (options == NULL)
-	{
-		*error = pstrdup(libpq_error ? pchomp(libpq_error) : "out of memory");
-		if (libpq_error)
-			PQfreemem(libpq_error);
-		return false;
-	}
-	for (PQconninfoOption *o = options; o->keyword != NULL; o++)
-		if (strcmp(o->keyword, "replication") == 0 && o->val != NULL && o->val[0] != '\0')
-		{
-			*error = pstrdup("a replication connection cannot hold leases");
-			PQconninfoFree(options);
-			return false;
-		}
-	PQconninfoFree(options);
-	return true;
-}
-
+/*
+ * Chooses the transport once, at the worker's start: libpq to
+ * uid.lease_conninfo (remote), or SPI in the worker's own database.
+ */
 void
 UidConnInit(bool remote)
 {
 	conn_remote = remote;
 }
 
+/* Whether the store is reached over libpq. */
 bool
 UidConnRemote(void)
 {
@@ -103,6 +83,7 @@ UidConnTimeoutMs(void)
 	return conn_final ? Min(ms, UID_CONN_FINAL_TIMEOUT_MS) : ms;
 }
 
+/* Frees the result of the last remote statement, if any. */
 static void
 UidConnClearResult(void)
 {
@@ -111,6 +92,10 @@ UidConnClearResult(void)
 	conn_result = NULL;
 }
 
+/*
+ * Drops the remote session (a no-op for the local transport); the next
+ * UidConnOpen makes a new one.
+ */
 void
 UidConnClose(void)
 {
@@ -127,11 +112,11 @@ UidConnFail(UidLeaseFailure kind, const char *what)
 	char	   *msg = conn ? pchomp(PQerrorMessage(conn)) : pstrdup("out of memory");
 
 	UidConnClose();
-	uid_lease_failure = kind;
 	ereport(ERROR,
 			(errcode(kind == UID_FAIL_CONNECT ? ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION :
 					 ERRCODE_CONNECTION_FAILURE),
-			 errmsg("%s: %s", what, msg)));
+			 errmsg("%s: %s", what, msg),
+			 UidLeaseFailureContext(kind)));
 }
 
 /*
@@ -170,6 +155,7 @@ UidConnWait(int socket_event, TimestampTz deadline, uint32 wait_event, const cha
 	return (rc & socket_event) != 0;
 }
 
+/* When the statement or connection attempt starting now must be done. */
 static TimestampTz
 UidConnDeadline(void)
 {
@@ -189,21 +175,23 @@ UidConnConnect(void)
 	const char *const vals[] = {"uid lease worker", "read-write", uid_lease_conninfo, NULL};
 	TimestampTz deadline = UidConnDeadline();
 	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
+	UidLeaseFailureScope scope;
 
 	conn = PQconnectStartParams(keys, vals, 1);
 	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
 		UidConnFail(UID_FAIL_CONNECT, "could not connect to the uid lease store");
+	/* a wait cut short (deadline, cancel, shutdown) is a failure to connect */
+	UidLeaseFailureScopeEnter(&scope, UID_FAIL_CONNECT);
 	while (status != PGRES_POLLING_OK)
 	{
 		int			event = status == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
 
 		if (status == PGRES_POLLING_FAILED)
 			UidConnFail(UID_FAIL_CONNECT, "could not connect to the uid lease store");
-		uid_lease_failure = UID_FAIL_CONNECT;
 		if (UidConnWait(event, deadline, UidWaitStoreConnect(), "could not connect to the uid lease store"))
 			status = PQconnectPoll(conn);
 	}
-	uid_lease_failure = UID_FAIL_NONE;
+	UidLeaseFailureScopeLeave(&scope);
 }
 
 /*
@@ -221,6 +209,7 @@ UidConnOpen(void)
 	return true;
 }
 
+/* An empty set of nrows x ncols values, in cxt. */
 static UidConnRows *
 UidConnRowsNew(MemoryContext cxt, int nrows, int ncols)
 {
@@ -258,6 +247,10 @@ UidConnReadResults(void)
 	}
 }
 
+/*
+ * Runs one statement over libpq.  A failure keeps the store's SQLSTATE,
+ * so the worker can act on it (a read-only store after a failover).
+ */
 static UidConnRows *
 UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 {
@@ -280,8 +273,7 @@ UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 		if (state != NULL && strlen(state) == 5)
 			sqlstate = MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]);
 		UidConnClearResult();
-		if (uid_lease_failure == UID_FAIL_NONE)
-			uid_lease_failure = UID_FAIL_STATEMENT;
+		/* no mark of its own: a failed statement (UidLeaseFailureOf) */
 		ereport(ERROR,
 				(errcode(sqlstate),
 				 errmsg("uid lease store statement failed: %s", msg)));
@@ -295,6 +287,10 @@ UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 	return rows;
 }
 
+/*
+ * Runs one statement through SPI, every parameter as text, like the
+ * remote transport; the rows are copied out of SPI's memory.
+ */
 static UidConnRows *
 UidConnExecLocal(const char *sql, int nparams, const char *const *params)
 {
@@ -339,6 +335,11 @@ UidConnExec(const char *sql, int nparams, const char *const *params)
 	return UidConnExecLocal(sql, nparams, params);
 }
 
+/*
+ * Starts the transaction of one store step: BEGIN on the remote session
+ * (read committed, read write, whatever the store's defaults), or a
+ * transaction with SPI and a snapshot in-process.
+ */
 void
 UidConnBegin(void)
 {
@@ -356,6 +357,7 @@ UidConnBegin(void)
 	PushActiveSnapshot(GetTransactionSnapshot());
 }
 
+/* Commits the step started by UidConnBegin. */
 void
 UidConnCommit(void)
 {

@@ -86,16 +86,18 @@ static int	store_session_pid = 0;	/* remote: the server session, 0 until known *
  * Values read back: parsed strictly and range-checked
  * ------------------------------------------------------------------------- */
 
+/* Raises a value error (UID_FAIL_VALUE): a lease being taken skips that worker id. */
 static void
 UidStoreBadValue(const char *what, const char *text, const char *range)
 {
-	uid_lease_failure = UID_FAIL_VALUE;
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_EXCEPTION),
 			 errmsg("the uid lease store returned %s = %s, out of range (%s)",
-					what, text ? text : "NULL", range)));
+					what, text ? text : "NULL", range),
+			 UidLeaseFailureContext(UID_FAIL_VALUE)));
 }
 
+/* The text of a column that must not be NULL. */
 static const char *
 UidStoreText(UidConnRows *r, int row, int col, const char *what)
 {
@@ -106,6 +108,7 @@ UidStoreText(UidConnRows *r, int row, int col, const char *what)
 	return text;
 }
 
+/* An integer column within [min, max], else a value error. */
 static int64
 UidStoreInt(UidConnRows *r, int row, int col, int64 min, int64 max, const char *what)
 {
@@ -120,6 +123,7 @@ UidStoreInt(UidConnRows *r, int row, int col, int64 min, int64 max, const char *
 	return (int64) v;
 }
 
+/* A boolean column, strictly t or f. */
 static bool
 UidStoreBool(UidConnRows *r, int row, int col, const char *what)
 {
@@ -139,8 +143,10 @@ UidStoreTime(UidConnRows *r, int row, int col, const char *what, bool store_cloc
 {
 	const char *text = UidStoreText(r, row, col, what);
 	TimestampTz ts = 0;
+	UidLeaseFailureScope scope;
 
-	uid_lease_failure = UID_FAIL_VALUE;
+	/* a text that does not parse as a time is a value out of range too */
+	UidLeaseFailureScopeEnter(&scope, UID_FAIL_VALUE);
 	ts = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in, CStringGetDatum(text),
 												 ObjectIdGetDatum(InvalidOid),
 												 Int32GetDatum(-1)));
@@ -148,10 +154,11 @@ UidStoreTime(UidConnRows *r, int row, int col, const char *what, bool store_cloc
 		(store_clock && (ts < UidUnixMsToTimestamptz(UID_EPOCH_MS - 366 * MS_PER_DAY) ||
 						 ts > UidUnixMsToTimestamptz(UID_LAYOUT_END_UNIX_MS))))
 		UidStoreBadValue(what, text, store_clock ? "a time between 2025 and 2095" : "a finite time");
-	uid_lease_failure = UID_FAIL_NONE;
+	UidLeaseFailureScopeLeave(&scope);
 	return ts;
 }
 
+/* An integer as a text parameter (every parameter travels as text). */
 static const char *
 UidStoreIntParam(int64 v)
 {
@@ -162,6 +169,11 @@ UidStoreIntParam(int64 v)
  * The lease table: its one definition
  * ------------------------------------------------------------------------- */
 
+/*
+ * The lease table's definition, one statement each: used both by the
+ * worker (UidStoreEnsureTable) and by uid_lease_table_sql(), so that the
+ * two can never differ.
+ */
 static char *
 UidStoreSchemaDdl(const char *schema, const char *owner)
 {
@@ -202,6 +214,7 @@ UidStoreCommentDdl(const char *qtable)
 					"ever leased (uid docs/leases.md)'", qtable);
 }
 
+/* The lease table's name, quoted and schema-qualified. */
 static char *
 UidStoreQualifiedTable(const char *schema)
 {
@@ -237,19 +250,24 @@ UidStoreInit(bool remote)
 							PGC_SUSET, PGC_S_OVERRIDE);
 }
 
+/* Whether the store is reached over libpq (lease_conn.c decides). */
 bool
 UidStoreRemote(void)
 {
 	return UidConnRemote();
 }
 
+/*
+ * Raises the refusal of a pooled store connection (UID_FAIL_POOLED):
+ * the worker then stops using the store until uid_lease_acquire().
+ */
 static void
 UidStoreRefusePooled(const char *detail)
 {
-	uid_lease_failure = UID_FAIL_POOLED;
 	ereport(ERROR,
 			(errcode(ERRCODE_UID_NO_WORKER_ID),
 			 errmsg("the uid lease store connection is not one server session: %s", detail),
+			 UidLeaseFailureContext(UID_FAIL_POOLED),
 			 errhint("Advisory locks and session state mean nothing through a connection pooler in "
 					 "transaction or statement mode. Connect uid.lease_conninfo to the store directly, "
 					 "or through a pooler in session mode.")));
@@ -327,12 +345,16 @@ UidStoreReadIdentity(UidStoreSession *session)
 	" LEFT JOIN pg_catalog.pg_roles cs ON cs.oid OPERATOR(pg_catalog.=) c.relowner" \
 	" WHERE me.rolname OPERATOR(pg_catalog.=) CURRENT_USER"
 
+/*
+ * Raises the refusal of a lease schema or table owned by another role
+ * (UID_FAIL_TABLE): that owner could run code as the lease worker.
+ */
 static void
 UidStoreRefuseOwner(const char *what, const char *name, const char *owner, const char *me)
 {
-	uid_lease_failure = UID_FAIL_TABLE;
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 UidLeaseFailureContext(UID_FAIL_TABLE),
 			 errmsg("refusing the lease %s %s: it is owned by role \"%s\", not by \"%s\" or a superuser",
 					what, name, owner, me),
 			 errhint("Its owner could run code as the lease worker. Drop it, or have a superuser make \"%s\" its owner.",
@@ -397,12 +419,17 @@ UidStoreOpen(UidStoreSession *session)
 		UidStoreEnsureTable();
 }
 
+/* Ends the store session; the next UidStoreOpen opens a new one. */
 void
 UidStoreClose(void)
 {
 	UidConnClose();
 }
 
+/*
+ * Starts one store step; a remote session first pins its settings for
+ * the transaction (UidStorePinTransaction).
+ */
 void
 UidStoreBegin(void)
 {
@@ -411,12 +438,17 @@ UidStoreBegin(void)
 		UidStorePinTransaction();
 }
 
+/* Commits one store step. */
 void
 UidStoreCommit(void)
 {
 	UidConnCommit();
 }
 
+/*
+ * After an error in a step: roll back, and check the lease table again at
+ * the next step (it may be what failed).
+ */
 void
 UidStoreAbortAfterError(void)
 {
@@ -424,6 +456,10 @@ UidStoreAbortAfterError(void)
 	store_table_checked = false;
 }
 
+/*
+ * The release at the worker's exit: its waits are no longer cut short by
+ * the shutdown request, only bounded.
+ */
 void
 UidStoreFinalRelease(void)
 {
@@ -498,6 +534,7 @@ UidStoreTryLock(int worker_id)
 	return UidStoreBool(r, 0, 0, "pg_try_advisory_lock()");
 }
 
+/* Releases the session advisory lock on worker_id (UidStoreTryLock). */
 void
 UidStoreUnlock(int worker_id)
 {
@@ -508,6 +545,7 @@ UidStoreUnlock(int worker_id)
 					   2, params);
 }
 
+/* uid.lease_ttl as an interval parameter. */
 static const char *
 UidStoreTtlParam(void)
 {
@@ -786,9 +824,9 @@ UidStoreStandbysHave(const char **lsn, int64 *behind, int64 *total)
 	UidStoreCommit();
 	if (hidden > 0)
 	{
-		uid_lease_failure = UID_FAIL_NOT_DURABLE;
 		ereport(ERROR,
 				(errcode(ERRCODE_UID_NO_WORKER_ID),
+				 UidLeaseFailureContext(UID_FAIL_NOT_DURABLE),
 				 errmsg("the uid lease store has %lld standbys whose replay position the lease role may not see",
 						(long long) hidden),
 				 errhint("Grant pg_monitor (or pg_read_all_stats) to the lease role in the store, so that a lease "
@@ -822,9 +860,9 @@ UidStoreWaitDurable(void)
 	{
 		if (GetCurrentTimestamp() >= deadline)
 		{
-			uid_lease_failure = UID_FAIL_NOT_DURABLE;
 			ereport(ERROR,
 					(errcode(ERRCODE_UID_NO_WORKER_ID),
+					 UidLeaseFailureContext(UID_FAIL_NOT_DURABLE),
 					 errmsg("%lld of the %lld standbys of the uid lease store have not confirmed the lease write at %s",
 							(long long) behind, (long long) total, lsn),
 					 errhint("A lease write that a failover of the store could lose is not acted on. "

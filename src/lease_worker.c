@@ -54,12 +54,11 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
+#include "generator.h"
 #include "lease.h"
 
 /* The timeline this server writes WAL on. */
 #define UidCurrentTimeLine() ((int) GetWALInsertionTimeLine())
-
-UidLeaseFailure uid_lease_failure = UID_FAIL_NONE;
 
 UID_DECLARE_WAIT_EVENT(UidWaitLeaseWorkerMain, "UidLeaseWorkerMain")
 UID_DECLARE_WAIT_EVENT(UidWaitLeasePreviousHolder, "UidLeasePreviousHolder")
@@ -117,6 +116,7 @@ UidLeaseRegisterWorker(void)
  * Checks
  * ------------------------------------------------------------------------- */
 
+/* At start and after a reload: warns of settings that cannot keep a lease safe. */
 static void
 UidLeaseCheckSettings(void)
 {
@@ -147,9 +147,9 @@ UidLeaseCheckSkew(int64 local_before, int64 local_after, TimestampTz store_time)
 		skew = store_now - local_after;
 	if (skew == 0)
 		return;
-	uid_lease_failure = UID_FAIL_CLOCK_SKEW;
 	ereport(ERROR,
 			(errcode(ERRCODE_UID_NO_WORKER_ID),
+			 UidLeaseFailureContext(UID_FAIL_CLOCK_SKEW),
 			 errmsg("this server's clock differs from the uid lease store's by %lld ms, more than uid.lease_max_clock_skew (%d ms)",
 					(long long) -skew, uid_lease_max_clock_skew_ms)));
 }
@@ -535,7 +535,7 @@ UidLeaseStoreErrorHint(ErrorData *edata, UidLeaseFailure kind)
 static void
 UidLeaseNoteFailure(ErrorData *edata, uint64 request)
 {
-	UidLeaseFailure kind = uid_lease_failure != UID_FAIL_NONE ? uid_lease_failure : UID_FAIL_STATEMENT;
+	UidLeaseFailure kind = UidLeaseFailureOf(edata);
 	const char *message = edata->message ? edata->message : "unknown error";
 	const char *hint = UidLeaseStoreErrorHint(edata, kind);
 	bool		usable = me.held && me.granted;
@@ -572,7 +572,6 @@ UidLeaseTry(void (*operation) (void), uint64 request)
 	MemoryContext cxt = CurrentMemoryContext;
 	volatile bool ok = true;
 
-	uid_lease_failure = UID_FAIL_NONE;
 	me.taking = -1;
 	PG_TRY();
 	{
@@ -760,6 +759,7 @@ UidLeaseReleaseAtExit(void)
 	UidLeasePublishReleased(UID_LEASE_STOPPED);
 }
 
+/* The lease worker's entry point (bgw_function_name). */
 void
 uid_lease_worker_main(Datum main_arg)
 {

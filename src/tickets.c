@@ -23,8 +23,6 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "uid.h"
-
 PG_FUNCTION_INFO_V1(uid_ticket_nextval);
 
 /*

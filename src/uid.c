@@ -18,11 +18,12 @@
 #include "storage/shmem.h"
 #include "utils/guc.h"
 
+#include "generator.h"
+#include "hwm.h"
+#include "stats.h"
 #include "uid.h"
 
 PG_MODULE_MAGIC;
-
-bool		uid_preloaded = false;
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
@@ -103,6 +104,7 @@ _PG_init(void)
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
 	UidLeaseDefineSettings();
+	uid_await_worker_id_hook = UidLeaseAwaitWorkerId;
 	UidMaskInit();
 	MarkGUCPrefixReserved("uid");
 
@@ -112,19 +114,4 @@ _PG_init(void)
 	shmem_request_hook = uid_shmem_request;
 	prev_shmem_startup_hook = shmem_startup_hook;
 	shmem_startup_hook = uid_shmem_startup;
-}
-
-/*
- * The error of UidRequireSharedMemory (uid.h): uid is not in
- * shared_preload_libraries.
- */
-void
-UidSharedMemoryMissing(const char *funcname)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("%s() requires uid to be loaded via shared_preload_libraries",
-					funcname),
-			 errhint("Add uid to shared_preload_libraries in postgresql.conf "
-					 "and restart the server.")));
 }

@@ -1,8 +1,21 @@
 /*
  * uid.h
- *		Declarations shared by the files of the uid extension: the ID layout,
- *		the error codes, the settings, and each subsystem's entry points.
- *		Includes compat.h, so every file sees the same PostgreSQL version layer.
+ *		What the files of the uid extension share: the ID layout (with
+ *		decode.h), the UUID bit helpers, the error codes, whether uid is
+ *		preloaded, the clock, and the entry points _PG_init calls.  Includes
+ *		compat.h, so every file sees the same PostgreSQL version layer.
+ *
+ * A subsystem that only some files use has a header of its own, included
+ * only where used:
+ *	generator.h	the uid_next() generator: its set-up, and the grant API
+ *				through which the lease worker hands it a worker id
+ *				(lease_worker.c, lease.c)
+ *	hwm.h		the durable high-water marks of issued time (hwm.c)
+ *	stats.h		the per-backend counters of uid_stats (stats.c)
+ *	lease.h		the lease subsystem's internal interface (lease*.c)
+ *	ff1.h, decode.h	the keyed permutation and the decoding code, which
+ *				build without a server too
+ * Files that use none of this (tickets.c, counters.c) include no uid header.
  */
 #ifndef UID_H
 #define UID_H
@@ -101,20 +114,14 @@ UuidSet64(pg_uuid_t *u, uint64 hi, uint64 lo)
 /* The 41-bit time field cannot represent the current time. */
 #define ERRCODE_UID_LAYOUT_EXHAUSTED	MAKE_SQLSTATE('U','I','D','0','3')
 
-/* ---- Settings (each defined by the file that owns it) ---- */
-
-extern int	uid_clock_max_wait_ms;	/* clock.c */
-extern int	uid_reserve_window_ms;	/* hwm.c */
-extern int	uid_max_batch;			/* generator.c */
-
 /* ---- layout.c ---- */
 
 /* Raises an error for a negative value (22003): uid values never are. */
 extern void UidCheckId(int64 id);
 
-/* ---- uid.c: module state ---- */
+/* ---- preload.c: whether uid is preloaded ---- */
 
-/* true when shared memory was set up, i.e. uid is in shared_preload_libraries */
+/* true when shared memory was set up, i.e. uid is in shared_preload_libraries (uid.c sets it) */
 extern bool uid_preloaded;
 
 extern void UidSharedMemoryMissing(const char *funcname);
@@ -128,6 +135,8 @@ UidRequireSharedMemory(const char *funcname)
 }
 
 /* ---- clock.c ---- */
+
+extern int	uid_clock_max_wait_ms;
 
 /*
  * Wall-clock time in ms since the Unix epoch.  clock_gettime() on
@@ -146,70 +155,6 @@ extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms,
 						  bool first_look, const char *floor_origin);
 extern void UidClockSpinPast(int64 ms);
 extern void UidClockCheckRange(int64 now_ms);
-
-/* ---- hwm.c: the durable high-water marks of issued time ---- */
-
-/* The generators that keep a mark of their own in uid.hwm. */
-typedef enum UidHwmGenerator
-{
-	UID_HWM_UID_NEXT = 0,		/* uid_next(), uid_next_batch() */
-	UID_HWM_UUID7 = 1,			/* uuid7() and its PostgreSQL 18 names */
-	UID_HWM_GENERATORS
-} UidHwmGenerator;
-
-/* What uid.hwm held when this run started. */
-typedef enum UidHwmStatus
-{
-	UID_HWM_NEW,				/* no file: nothing was ever issued here */
-	UID_HWM_CLEAN,				/* the previous run exited cleanly */
-	UID_HWM_RESERVED,			/* the previous run crashed: floors are its reservations */
-	UID_HWM_CORRUPT				/* the file cannot be trusted: refuse to generate */
-} UidHwmStatus;
-
-extern void UidHwmDefineSettings(void);
-extern Size UidHwmShmemSize(void);
-extern void UidHwmShmemInit(void);
-extern int64 UidHwmRestoredFloor(UidHwmGenerator g);
-extern UidHwmStatus UidHwmRestoredStatus(bool *legacy);
-extern PGDLLIMPORT pg_atomic_uint64 *uid_hwm_reserved_ms;
-
-/*
- * Whether ms is within half a window of the end of generator g's durable
- * reservation (then UidHwmEnsureCovers must run before a value in ms is
- * returned).  Needs shared memory.
- */
-static inline bool
-UidHwmNeedsExtending(UidHwmGenerator g, int64 ms)
-{
-	return (uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(&uid_hwm_reserved_ms[g]);
-}
-extern void UidHwmEnsureCovers(UidHwmGenerator g, int64 ms);
-
-/*
- * The same for a Unix ms of uuid7(): the mark covers only the uid layout's
- * years (2026 to 2095); times outside them are not reserved.
- */
-static inline void
-UidHwmCoverUnixMs(int64 unix_ms)
-{
-	int64		ms = unix_ms - UID_EPOCH_MS;
-
-	if (unlikely(UidHwmNeedsExtending(UID_HWM_UUID7, ms)) && ms >= 0 && ms <= UID_MAX_TIME)
-		UidHwmEnsureCovers(UID_HWM_UUID7, ms);
-}
-extern int64 UidHwmReservedMs(void);
-extern void UidHwmShutdown(const int64 *last_ms);
-extern int64 UidLastReplayedUnixMs(void);
-
-/* ---- generator.c ---- */
-
-extern void UidGeneratorDefineSettings(void);
-extern Size UidGeneratorShmemSize(void);
-extern void UidGeneratorShmemInit(void);
-extern void UidGeneratorShmemExit(int code, Datum arg);
-extern int	UidGeneratorWorkerId(void);
-extern uint64 UidGeneratorLastState(void);
-extern void UidGeneratorWarnLayoutEnd(void);
 
 /* ---- random.c: per-process block of pg_strong_random() bytes ---- */
 
@@ -233,62 +178,17 @@ UidSettingFromConfiguration(GucSource source)
 	return process_shared_preload_libraries_in_progress && source > PGC_S_DEFAULT;
 }
 
-extern bool uid_worker_id_lease;	/* uid.worker_id = 'lease' */
-extern bool uid_worker_id_given;	/* uid.worker_id set in the configuration */
-extern void UidGeneratorRaiseFloor(int64 ms);
-extern void UidGeneratorGrant(int worker, int64 deadline_ms);
-extern int64 UidGeneratorRevoke(void);
+/* ---- the lease subsystem's entry points for _PG_init (lease.h has the rest) ---- */
 
-/* ---- lease.c: worker ids from a lease table, renewed by a background worker ---- */
-
-extern void UidLeaseDefineSettings(void);
-extern void UidLeaseRegisterWorker(void);
-extern Size UidLeaseShmemSize(void);
-extern void UidLeaseShmemInit(void);
-extern void UidLeaseAwaitWorkerId(bool *waited);
+extern void UidLeaseDefineSettings(void);	/* lease_settings.c */
+extern void UidLeaseRegisterWorker(void);	/* lease_worker.c */
+extern Size UidLeaseShmemSize(void);	/* lease.c */
+extern void UidLeaseShmemInit(void);	/* lease.c */
+extern void UidLeaseAwaitWorkerId(bool *waited);	/* lease.c */
 
 /* ---- mask.c: keyed masking (uid.mask_key) ---- */
 
 extern void UidMaskInit(void);
-
-/* ---- stats.c: per-backend counters in shared memory ---- */
-
-typedef enum UidCounter
-{
-	UID_COUNT_IDS,				/* uid_next() / batch IDs issued */
-	UID_COUNT_UUIDS,			/* uuid7() values issued */
-	UID_COUNT_CLOCK_WAITS,		/* backward steps waited out */
-	UID_COUNT_CLOCK_REFUSALS,	/* calls refused for a backward step */
-	UID_COUNT_OVERFLOW_WAITS,	/* 4096 IDs in one ms: waited for the next */
-	UID_COUNT_BATCH_CALLS,		/* uid_next_batch() calls */
-	UID_COUNT_HWM_WRITES,		/* durable high-water mark extensions */
-	UID_NUM_COUNTERS
-} UidCounter;
-
-extern Size UidStatsShmemSize(void);
-extern void UidStatsShmemInit(void);
-extern void UidStatsAddSlow(UidCounter counter, uint64 n);
-
-/* this backend's own counters (stats.c), NULL until the first UidStatsAdd */
-extern PGDLLIMPORT pg_atomic_uint64 *uid_my_counters;
-
-/*
- * Adds n to a counter of this backend.  Only the owner writes its slot, so a
- * plain atomic read and write do (no locked instruction); the first call,
- * and processes without a slot of their own, take UidStatsAddSlow.
- */
-static inline void
-UidStatsAdd(UidCounter counter, uint64 n)
-{
-	if (likely(uid_my_counters != NULL))
-		pg_atomic_write_u64(&uid_my_counters[counter],
-							pg_atomic_read_u64(&uid_my_counters[counter]) + n);
-	else
-		UidStatsAddSlow(counter, n);
-}
-extern void UidStatsNoteClockStep(int64 step_ms);
-extern uint64 UidStatsTotal(UidCounter counter);
-extern TimestampTz UidStatsResetAt(void);
 
 /* ---- the end of the 41-bit time field ---- */
 

@@ -59,6 +59,8 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "hwm.h"
+#include "stats.h"
 #include "uid.h"
 
 typedef struct UidUuid7Shared
