@@ -171,7 +171,7 @@ UidLeaseWorkerDetach(void)
 	lease->worker_pid = 0;
 	lease->worker_latch = NULL;
 	if (lease->state == UID_LEASE_HELD || lease->state == UID_LEASE_FAILING ||
-		lease->state == UID_LEASE_WAITING)
+		lease->state == UID_LEASE_WAITING || lease->state == UID_LEASE_UNCONFIRMED)
 		lease->state = UID_LEASE_STOPPED;
 	UidLeaseUnlockAndWake();
 }
@@ -201,9 +201,10 @@ UidLeasePublishState(UidLeaseState state)
 }
 
 /*
- * A failed store operation.  While a lease is held it counts as a failed
- * renewal (the lease stays usable until its deadline); otherwise the state
- * says why no lease could be taken.
+ * A failed store operation.  While a lease is held (granted) it counts as
+ * a failed renewal (the lease stays usable until its deadline); otherwise
+ * the state says why no lease could be taken, and nothing is left for a
+ * restarted worker to resume.
  */
 void
 UidLeasePublishFailure(UidLeaseFailure kind, const char *error, bool held,
@@ -212,6 +213,7 @@ UidLeasePublishFailure(UidLeaseFailure kind, const char *error, bool held,
 	UidLeaseLock();
 	lease->failure = kind;
 	strlcpy(lease->last_error, error, sizeof(lease->last_error));
+	lease->held = held;
 	if (held)
 	{
 		lease->renewal_failures++;
@@ -235,6 +237,7 @@ UidLeasePublishAcquired(int worker_id, int64 token, TimestampTz acquired_at,
 						TimestampTz expires_at, bool confirmed)
 {
 	UidLeaseLock();
+	lease->held = false;		/* granted later, by UidLeasePublishGrant */
 	lease->state = confirmed ? UID_LEASE_WAITING : UID_LEASE_UNCONFIRMED;
 	lease->worker_id = worker_id;
 	lease->token = token;

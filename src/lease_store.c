@@ -782,25 +782,33 @@ UidStoreCheckSessionLocks(int own_worker_id)
 
 /*
  * How far the standbys that could take over from the store are behind
- * position $1 (NULL: the store's WAL position now, which is past the commit
- * of every transaction this session ended): the synchronous ones if it has
- * any, else every physical standby streaming from it (logical replication
- * and base backups do not take over).  Returns the position, the standbys
- * looked at, those behind, and those whose position the store role may not
- * see (it needs pg_read_all_stats).
+ * position $1 (NULL: the store's WAL flush position now, which is past the
+ * commit of every transaction this session ended, synchronous_commit being
+ * on): the synchronous ones if it has any, else every physical standby, both
+ * those streaming from it (physical WAL senders: a logical one is attached
+ * to a database) and those away, which still hold a physical replication
+ * slot there (its restart_lsn is as far as that standby has confirmed).  A
+ * WAL sender that reports no flush position (a client such as
+ * pg_receivewal, or a standby starting up) is not one.  Returns the
+ * position, the standbys looked at, those behind, and those whose position
+ * the store role may not see (it needs pg_read_all_stats).
  */
 #define UID_SQL_STANDBYS_BEHIND \
-	"WITH w AS (SELECT COALESCE($1::pg_catalog.pg_lsn, pg_catalog.pg_current_wal_insert_lsn()) AS lsn)," \
-	" s AS (SELECT 1 AS one, r.sync_state, r.flush_lsn, r.state FROM pg_catalog.pg_stat_replication AS r" \
-	"  WHERE r.state IS DISTINCT FROM 'backup'::pg_catalog.text" \
-	"  AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots AS p" \
-	"   WHERE p.active_pid OPERATOR(pg_catalog.=) r.pid AND p.slot_type OPERATOR(pg_catalog.=) 'logical'::pg_catalog.text))," \
+	"WITH w AS (SELECT COALESCE($1::pg_catalog.pg_lsn, pg_catalog.pg_current_wal_flush_lsn()) AS lsn," \
+	"  pg_catalog.pg_has_role(CURRENT_USER, 'pg_read_all_stats'::pg_catalog.name, 'USAGE'::pg_catalog.text) AS sees)," \
+	" s AS (SELECT 1 AS one, r.sync_state, r.flush_lsn AS pos FROM w, pg_catalog.pg_stat_replication AS r" \
+	"   JOIN pg_catalog.pg_stat_activity AS a ON a.pid OPERATOR(pg_catalog.=) r.pid" \
+	"  WHERE a.datid IS NULL AND (NOT w.sees OR (r.flush_lsn IS NOT NULL" \
+	"   AND r.state OPERATOR(pg_catalog.<>) 'backup'::pg_catalog.text))" \
+	"  UNION ALL SELECT 1, NULL, p.restart_lsn FROM pg_catalog.pg_replication_slots AS p" \
+	"  WHERE p.slot_type OPERATOR(pg_catalog.=) 'physical'::pg_catalog.text AND NOT p.active" \
+	"  AND p.restart_lsn IS NOT NULL)," \
 	" c AS (SELECT * FROM s WHERE NOT EXISTS (SELECT 1 FROM s AS y" \
 	"   WHERE y.sync_state OPERATOR(pg_catalog.=) ANY ('{sync,quorum}'::pg_catalog.text[]))" \
 	"  OR s.sync_state OPERATOR(pg_catalog.=) ANY ('{sync,quorum}'::pg_catalog.text[]))" \
 	" SELECT w.lsn, pg_catalog.count(c.one)," \
-	" pg_catalog.count(c.one) FILTER (WHERE c.flush_lsn OPERATOR(pg_catalog.<) w.lsn)," \
-	" pg_catalog.count(c.one) FILTER (WHERE c.flush_lsn IS NULL)" \
+	" pg_catalog.count(c.one) FILTER (WHERE c.pos OPERATOR(pg_catalog.<) w.lsn)," \
+	" pg_catalog.count(c.one) FILTER (WHERE c.pos IS NULL)" \
 	" FROM w LEFT JOIN c ON true GROUP BY w.lsn"
 
 /*
@@ -817,7 +825,7 @@ UidStoreStandbysHave(const char **lsn, int64 *behind, int64 *total)
 
 	UidStoreBegin();
 	r = UidConnExec(UID_SQL_STANDBYS_BEHIND, 1, params);
-	*lsn = pstrdup(UidStoreText(r, 0, 0, "pg_current_wal_insert_lsn()"));
+	*lsn = pstrdup(UidStoreText(r, 0, 0, "pg_current_wal_flush_lsn()"));
 	*total = UidStoreInt(r, 0, 1, 0, INT_MAX, "standbys");
 	*behind = UidStoreInt(r, 0, 2, 0, INT_MAX, "standbys behind");
 	hidden = UidStoreInt(r, 0, 3, 0, INT_MAX, "standbys not visible");

@@ -6,8 +6,8 @@
  *
  * The rules (docs/leases.md):
  *	- A worker id is free when it has no row, or its row was released, or its
- *	  row expired by the store's clock.  Every acquisition increments the
- *	  row's fencing token; the holder keeps a session-level advisory lock on
+ *	  row expired by the store's clock.  Every acquisition writes a new
+ *	  random fencing token into the row; the holder keeps a session-level advisory lock on
  *	  its id as a sign of life.  A live row is never taken over, whoever it
  *	  names: a restored backup, a promoted standby or a restarted server
  *	  (which has lost its token) gets another id or waits for the expiry.
@@ -19,7 +19,7 @@
  *	  release and the released holder's last issued ms) cannot repeat an ID.
  *	- Tokens are random, and a renewal proves the token and the holder's
  *	  identity (system identifier, timeline, postmaster pid) recorded in the
- *	  row.  A renewal that finds neither revokes the worker id at once, and
+ *	  row.  A renewal that does not find both revokes the worker id at once, and
  *	  the next step takes a free one.  A renewal never waits for a lock: if
  *	  its advisory lock went with a lost session and another session holds
  *	  it now, the row that still names us decides.
@@ -332,6 +332,7 @@ UidLeaseActOn(int64 local_before, TimestampTz store_now, TimestampTz store_expir
 		UidLeaseGrant(store_now, store_expires, renewal);
 		return;
 	}
+	UidLeasePublishState(UID_LEASE_WAITING);	/* confirmed: no longer "unconfirmed" */
 	if (!UidLeasePassPreviousHolder(me.prev_last_issued_unix_ms))
 		return;
 	me.granted = true;
@@ -527,7 +528,9 @@ UidLeaseStoreErrorHint(ErrorData *edata, UidLeaseFailure kind)
 	if (edata->sqlerrcode == ERRCODE_READ_ONLY_SQL_TRANSACTION || kind == UID_FAIL_CONNECT)
 		return "If the lease store failed over, this address may no longer reach its primary (a standby is read-only). "
 			"To follow the store's primary, name every member of the store in uid.lease_conninfo "
-			"(host=a,b,c) with target_session_attrs=read-write, or an address that always reaches the primary.";
+			"(host=a,b,c) with target_session_attrs=read-write, or an address that always reaches the primary. "
+			"(A primary whose lease role has default_transaction_read_only = on is refused too: "
+			"unset it for that role, or add target_session_attrs=any.)";
 	return edata->hint;
 }
 
