@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages that building and testing uid need: the
 # PostgreSQL 15 server and headers, pgTAP, the Perl test modules and
-# libfaketime, and what test/build-pg.sh needs to build PostgreSQL 16 to 19
+# libfaketime, spin for the lease model (test/model), and what test/build-pg.sh needs to build PostgreSQL 16 to 19
 # from source (bison, flex, OpenSSL and zlib headers).  Needs root.  Safe to
 # run again.
 set -euo pipefail
@@ -17,4 +17,4 @@ apt-get install -y -q --no-install-recommends \
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" postgresql-contrib libssl-dev \
 	"postgresql-$PG_MAJOR-pgtap" libtap-parser-sourcehandler-pgtap-perl \
 	libipc-run-perl faketime libfaketime \
-	bison flex zlib1g-dev xz-utils
+	bison flex zlib1g-dev xz-utils spin
