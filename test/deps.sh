@@ -2,9 +2,9 @@
 # Installs the Debian 12 packages that building and testing uid need: the
 # PostgreSQL 15 server and headers, pgTAP, the Perl test modules,
 # libfaketime, postgres_exporter (TAP 100), the engines the lease store tests
-# run (Patroni, etcd, pgbouncer), and what test/build-pg.sh needs to build
-# PostgreSQL 16 to 19 from source (bison, flex, OpenSSL and zlib headers).
-# Needs root.  Safe to run again.
+# run (Patroni, etcd, pgbouncer), spin for the lease model (test/model), and
+# what test/build-pg.sh needs to build PostgreSQL 16 to 19 from source
+# (bison, flex, OpenSSL and zlib headers).  Needs root.  Safe to run again.
 set -euo pipefail
 PG_MAJOR=${PG_MAJOR:-15}
 if [ "$(id -u)" != 0 ]; then
@@ -19,4 +19,4 @@ apt-get install -y -q --no-install-recommends \
 	"postgresql-$PG_MAJOR-pgtap" libtap-parser-sourcehandler-pgtap-perl \
 	libipc-run-perl faketime libfaketime prometheus-postgres-exporter \
 	bison flex zlib1g-dev xz-utils \
-	patroni python3-etcd etcd-server pgbouncer
+	patroni python3-etcd etcd-server pgbouncer spin
