@@ -15,7 +15,8 @@
 #   PG_CONFIG=/path/to/pg_config
 #                           test that one server only (unless UID_PG_VERSIONS
 #                           is given too)
-#   UID_TEST_ONLY="unit regress isolation pgtap tap"   pick suites
+#   UID_TEST_ONLY="unit regress isolation pgtap tap model"   pick suites
+#                           (model: the lease protocol's spin model, once)
 #   UID_PROVE_TESTS="test/t/060_replicas.pl"      pick Perl TAP files
 #   UID_SKIP_DEPS=1         do not install packages
 #   UID_REQUIRE_ENGINES=1   a TAP test whose engine (Patroni, etcd,
@@ -192,6 +193,14 @@ if [ -z "$explicit_pg_config" ]; then
 		(for v in $to_build; do bash "$top/test/build-pg.sh" "$v" >/dev/null || true; done) &
 	fi
 fi
+# The model of the lease protocol (spin, test/model/check.sh) depends on no
+# server: it runs once, in the background beside the suites (it computes,
+# they mostly wait), and its outcome joins the summary.
+model_pid=
+if [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" model "* ]]; then
+	bash "$top/test/model/check.sh" >"$work/model.log" 2>&1 &
+	model_pid=$!
+fi
 overall=0
 for v in $versions; do
 	echo
@@ -257,6 +266,15 @@ for v in $versions; do
 	line[$v]="$server, $((SECONDS - start)) s: $suites"
 done
 
+model_result=
+if [ -n "$model_pid" ]; then
+	echo
+	echo "################ lease protocol model (spin)"
+	if wait "$model_pid"; then model_result=ok; else model_result=FAILED; overall=1; fi
+	cat "$work/model.log"
+	model_line="$(tail -n 1 "$work/model.log")"
+	rm -f "$work/model.log"
+fi
 wait    # for the background builds, all of them used by now
 
 echo
@@ -264,12 +282,13 @@ echo "################ summary"
 for v in $versions; do
 	printf 'PostgreSQL %-3s %-7s %s\n' "$v" "${result[$v]}" "${line[$v]}"
 done
+[ -z "$model_result" ] || printf '%-14s %-7s %s\n' "lease model" "$model_result" "$model_line (test/model/check.sh)"
 rmdir "$work" 2>/dev/null || true
 [ -z "$missing_note" ] || echo "$missing_note"
 passed=$(for v in $versions; do [ "${result[$v]}" != ok ] || printf '%s ' "$v"; done)
 skipped=$(for v in $versions; do [ "${result[$v]}" != skipped ] || printf '%s ' "$v"; done)
 if [ "$overall" != 0 ]; then
-	echo "FAILED on: $(for v in $versions; do [ "${result[$v]}" != FAILED ] || printf '%s ' "$v"; done)"
+	echo "FAILED on: $(for v in $versions; do [ "${result[$v]}" != FAILED ] || printf '%s ' "$v"; done)$([ "$model_result" != FAILED ] || echo 'the lease model')"
 	exit 1
 fi
 if [ -z "$passed" ]; then
