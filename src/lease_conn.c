@@ -38,6 +38,9 @@
 #include "compat.h"
 #include "lease.h"
 
+/* Most parameters of one statement on the local path (the remote path has no limit). */
+#define UID_CONN_MAX_PARAMS		16
+
 /* Longest wait for a connection or a statement at the final release. */
 #define UID_CONN_FINAL_TIMEOUT_MS	5000
 
@@ -294,13 +297,14 @@ UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 static UidConnRows *
 UidConnExecLocal(const char *sql, int nparams, const char *const *params)
 {
-	Oid			types[8] = {0};
-	Datum		values[8] = {0};
-	char		nulls[8] = {0};
+	Oid			types[UID_CONN_MAX_PARAMS] = {0};
+	Datum		values[UID_CONN_MAX_PARAMS] = {0};
+	char		nulls[UID_CONN_MAX_PARAMS] = {0};
 	int			ret = 0;
 	UidConnRows *rows;
 
-	Assert(nparams <= lengthof(types));
+	if (nparams > UID_CONN_MAX_PARAMS)
+		elog(ERROR, "uid lease store statement with %d parameters, more than %d", nparams, UID_CONN_MAX_PARAMS);
 	for (int i = 0; i < nparams; i++)
 	{
 		types[i] = TEXTOID;

@@ -631,11 +631,18 @@ UidStoreOursParams(const char **params, int first, int64 token, const UidStoreHo
  * Takes worker_id if its row is missing, released or expired: a new random
  * token, our identity, a fresh expiry.  found is false if the row is live
  * (a concurrent acquirer took it first; its row lock serialised us).
+ *
+ * The previous holder's last issued time comes back as the floor of the new
+ * holder.  A released row records it exactly.  An expired row records it
+ * only as of the last renewal, and its holder may have issued until its
+ * deadline, which lies before the expiry plus the largest clock skew
+ * accepted: that is the floor then, so that a clock stepping back right
+ * after the takeover is refused (UID01) instead of repeating those IDs.
  */
 void
 UidStoreTake(int worker_id, const UidStoreHolder *holder, UidStoreLease *lease)
 {
-	const char *params[8];
+	const char *params[9];
 	UidConnRows *r;
 	int64		token = UidStoreNewToken();
 
@@ -647,6 +654,7 @@ UidStoreTake(int worker_id, const UidStoreHolder *holder, UidStoreLease *lease)
 	params[5] = UidStoreIntParam(holder->pid);
 	params[6] = UidStoreTtlParam();
 	params[7] = UidStoreIntParam(token);
+	params[8] = UidStoreIntParam(uid_lease_max_clock_skew_ms);
 	r = UidConnExec(psprintf("INSERT INTO %s AS l (worker_id, token, system_identifier, timeline,"
 							 " host, port, pid, acquired_at, renewed_at, expires_at, released_at, last_issued_ms)"
 							 " SELECT $1::pg_catalog.int4, $8::pg_catalog.int8, $2::pg_catalog.numeric, $3::pg_catalog.int4,"
@@ -657,12 +665,15 @@ UidStoreTake(int worker_id, const UidStoreHolder *holder, UidStoreLease *lease)
 							 " system_identifier = EXCLUDED.system_identifier, timeline = EXCLUDED.timeline,"
 							 " host = EXCLUDED.host, port = EXCLUDED.port, pid = EXCLUDED.pid,"
 							 " acquired_at = EXCLUDED.acquired_at, renewed_at = EXCLUDED.renewed_at,"
-							 " expires_at = EXCLUDED.expires_at, released_at = NULL"
+							 " expires_at = EXCLUDED.expires_at, released_at = NULL,"
+							 " last_issued_ms = CASE WHEN l.released_at IS NOT NULL THEN l.last_issued_ms"
+							 "  ELSE GREATEST(l.last_issued_ms, pg_catalog.floor(pg_catalog.date_part('epoch'::pg_catalog.text,"
+							 "   l.expires_at) OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8 OPERATOR(pg_catalog.+) $9::pg_catalog.int8) END"
 							 " WHERE (l.released_at IS NOT NULL"
 							 " OR l.expires_at OPERATOR(pg_catalog.<=) EXCLUDED.acquired_at)"
 							 " AND l.token OPERATOR(pg_catalog.<>) EXCLUDED.token"
 							 " RETURNING l.token, l.last_issued_ms, l.acquired_at, l.expires_at",
-							 store_qtable), 8, params);
+							 store_qtable), 9, params);
 	memset(lease, 0, sizeof(UidStoreLease));
 	lease->found = r->nrows == 1;
 	if (!lease->found)

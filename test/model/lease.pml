@@ -55,10 +55,11 @@
  *   NO_SESSION_CHECK   no UidStoreCheckSession
  *   SESSION_CHECK_AFTER_LOCK   the acquisition's UidStoreCheckSession runs
  *                      only after pg_try_advisory_lock (else also before it)
- *   FLOOR_FROM_EXPIRY  (an added rule, not in the C code) UidStoreTake of an
- *                      expired row raises the new holder's floor to what its
- *                      previous holder could have issued: expires_at + SKEW
- *                      - MARGIN
+ *   FLOOR_FROM_LAST_ISSUED  the rule before: UidStoreTake of an expired row
+ *                      gives the new holder only the row's last_issued_ms as
+ *                      its floor (else, as UidStoreTake does: at least
+ *                      expires_at + SKEW, past what the expired holder could
+ *                      have issued by its deadline)
  *
  * ABSTRACTIONS AND WHAT IS NOT MODELLED.
  *   - Each store statement, and each update of the generator's shared
@@ -426,11 +427,12 @@ proctype Worker(byte g)
 				fi;
 				found = true;
 				prevlast = (prim[cand].exists -> prim[cand].last : 0);
-#ifdef FLOOR_FROM_EXPIRY
+#ifndef FLOOR_FROM_LAST_ISSUED
+				/* UidStoreTake: an expired row's floor is its expiry + SKEW */
 				if
 				:: prim[cand].exists && !prim[cand].released &&
-				   prim[cand].expires + SKEW - MARGIN > prevlast ->
-					prevlast = prim[cand].expires + SKEW - MARGIN
+				   prim[cand].expires + SKEW > prevlast ->
+					prevlast = prim[cand].expires + SKEW
 				:: else
 				fi;
 #endif
