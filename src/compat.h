@@ -120,6 +120,22 @@ typedef get_relation_info_hook_type uid_rel_hook_type;
  * does, else InvalidOid (no function has it).
  */
 #include "utils/fmgroids.h"
+/*
+ * libpq 18 has max_protocol_version, and libpq 19 by default asks for a
+ * protocol version above every real one (to test the server's negotiation):
+ * poolers older than that negotiation, pgbouncer 1.18 among them, refuse
+ * the connection ("bad packet header").  The lease worker needs nothing of
+ * protocol 3.2, so it asks for 3.0 unless uid.lease_conninfo says
+ * otherwise.  Used inside the keyword and value lists of PQconnectStartParams.
+ */
+#if PG_VERSION_NUM >= 180000
+#define UID_LIBPQ_PROTOCOL_KEYWORD		"max_protocol_version",
+#define UID_LIBPQ_PROTOCOL_VALUE		"3.0",
+#else
+#define UID_LIBPQ_PROTOCOL_KEYWORD
+#define UID_LIBPQ_PROTOCOL_VALUE
+#endif
+
 #if PG_VERSION_NUM >= 180000
 #define UID_BUILTIN_UUID_EXTRACT_TIMESTAMP_V7 F_UUID_EXTRACT_TIMESTAMP
 #else

@@ -173,9 +173,12 @@ UidConnConnect(void)
 	 * Defaults first: values in the conninfo (expanded from dbname) win.
 	 * Leases are written, so by default only a primary is accepted: with
 	 * several hosts libpq finds the one that took over after a failover.
+	 * And protocol 3.0, which every pooler speaks (compat.h).
 	 */
-	const char *const keys[] = {"fallback_application_name", "target_session_attrs", "dbname", NULL};
-	const char *const vals[] = {"uid lease worker", "read-write", uid_lease_conninfo, NULL};
+	const char *const keys[] = {"fallback_application_name", "target_session_attrs",
+	UID_LIBPQ_PROTOCOL_KEYWORD "dbname", NULL};
+	const char *const vals[] = {"uid lease worker", "read-write",
+	UID_LIBPQ_PROTOCOL_VALUE uid_lease_conninfo, NULL};
 	TimestampTz deadline = UidConnDeadline();
 	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 	UidLeaseFailureScope scope;

@@ -44,7 +44,8 @@ sub pooled
 {
 	my ($port, $sql) = @_;
 	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'psql', '-XAtq', '-h', '127.0.0.1', '-p', $port, '-U', 'postgres', '-d', 'postgres',
+	# Debian's psql 15: psql 19 asks for a protocol pgbouncer 1.18 refuses
+	IPC::Run::run([ "$StoreCluster::PG_BIN/psql", '-XAtq', '-h', '127.0.0.1', '-p', $port, '-U', 'postgres', '-d', 'postgres',
 			'-c', $sql ], '<', \undef, '>', \$out, '2>', \$err)
 	  or die "psql through pgbouncer: $err";
 	chomp $out;
