@@ -29,7 +29,7 @@ OBJS = \
 	src/time_filter.o
 
 # CREATE EXTENSION uid runs the install script of default_version
-# (uid.control) alone: sql/uid--1.2.sql.  The 1.0 install script and the
+# (uid.control) alone: sql/uid--1.3.sql.  The 1.0 install script and the
 # upgrade scripts stay as they shipped, for ALTER EXTENSION uid UPDATE from
 # 1.0 and 1.1 (and CREATE EXTENSION uid VERSION '1.0').
 DATA        = $(wildcard sql/$(EXTENSION)--*.sql)

@@ -1,7 +1,7 @@
 -- The upgrade path from 1.0 to the current version: every 1.0 object and
 -- every user object built on 1.0 keeps working, and the upgraded extension
 -- has exactly the objects of a fresh install.  A fresh install runs the
--- current version's own script (uid--1.2.sql), the upgrade runs uid--1.0.sql
+-- current version's own script (uid--1.3.sql), the upgrade runs uid--1.0.sql
 -- and each upgrade script after it: two independent texts that must make the
 -- same objects.  Runs in databases of its own.
 SET timezone = 'UTC';

@@ -1,0 +1,1468 @@
+-- uid 1.3: time-sortable unique IDs.  The install script of the current
+-- version, complete on its own: CREATE EXTENSION uid runs this file alone.
+-- The scripts of earlier versions stay as they shipped, for the upgrade
+-- path (uid--1.0.sql, then uid--1.0--1.1.sql, uid--1.1--1.2.sql and
+-- uid--1.2--1.3.sql);
+-- sql/upgrade.sql checks that both paths make the same objects.
+-- Every operator and call is qualified: this script runs with the
+-- extension's schema on the search path, where other roles may create
+-- objects.
+
+\echo Use "CREATE EXTENSION uid" to load this file. \quit
+
+-- ---------------------------------------------------------------------------
+-- Snowflake-style bigint IDs: generation (src/generator.c)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION uid_next()
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_next'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_next() IS
+'A new 64-bit ID: 41 bits of ms since 2026-01-01, 10 bits of worker id, 12 bits of sequence; strictly increasing across the server. Needs shared_preload_libraries = ''uid''.';
+
+CREATE FUNCTION uid_next_batch(count integer)
+RETURNS SETOF bigint
+AS 'MODULE_PATHNAME', 'uid_next_batch'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE
+ROWS 100;
+
+COMMENT ON FUNCTION uid_next_batch(integer) IS
+'count new IDs (at most uid.max_batch), strictly increasing, all later than any ID returned before the call.';
+
+-- ---------------------------------------------------------------------------
+-- Snowflake-style bigint IDs: reading them back (src/layout.c)
+-- ---------------------------------------------------------------------------
+
+-- A support function that answers no request: the planner calls it while it
+-- simplifies a query naming one of the time functions below, which loads uid
+-- (and so the rewrite of time filters into ranges of IDs, src/time_filter.c)
+-- before the tables of that query are planned, also when uid is not in
+-- shared_preload_libraries.  Not callable from SQL (internal).
+CREATE FUNCTION uid_time_filter_support(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'uid_time_filter_support'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_time_filter_support(internal) IS
+'Planner support of uid_time, uuid7_time, uid_decode and uid''s uuid_extract_timestamp: loads uid so that their comparisons with a timestamp become ranges on the ID.';
+
+REVOKE ALL ON FUNCTION uid_time_filter_support(internal) FROM PUBLIC;
+
+CREATE FUNCTION uid_decode(id bigint,
+    OUT ts timestamptz, OUT worker_id integer, OUT sequence integer,
+    OUT ms_since_epoch bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_decode'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.uid_time_filter_support;
+
+COMMENT ON FUNCTION uid_decode(bigint) IS
+'The time (ms precision), worker id and sequence of a uid_next() ID, as one row.';
+
+CREATE FUNCTION uid_time(id bigint)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uid_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.uid_time_filter_support;
+
+COMMENT ON FUNCTION uid_time(bigint) IS
+'The millisecond a uid_next() ID was issued in.';
+
+CREATE FUNCTION uid_from_time(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_from_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_from_time(timestamptz) IS
+'The lowest ID of the millisecond of ts on any worker: a bound for range scans and partitions.';
+
+-- ---------------------------------------------------------------------------
+-- UUIDv7 (src/uuid7.c, src/random.c)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION uuid7()
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7() IS
+'A new UUIDv7 (RFC 9562): 48-bit Unix ms, 12-bit sub-ms fraction, 4-bit counter, 58 random bits; strictly increasing across the server when uid is preloaded, per backend otherwise.';
+
+CREATE FUNCTION uuid7(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_at'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7(timestamptz) IS
+'A UUIDv7 of the millisecond of ts with 74 random bits, for backfills and tests; not ordered with uuid7().';
+
+CREATE FUNCTION uuid7_time(id uuid)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uuid7_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.uid_time_filter_support;
+
+COMMENT ON FUNCTION uuid7_time(uuid) IS
+'The millisecond of a version 7 UUID; NULL for any other version or variant.';
+
+CREATE FUNCTION uuid7_from_time(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_from_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_from_time(timestamptz) IS
+'The lowest UUIDv7 of the millisecond of ts (all bits but time, version and variant 0): a bound for range scans and partitions.';
+
+CREATE FUNCTION uuid7_advance_past(id uuid)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uuid7_advance_past'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION uuid7_advance_past(uuid) IS
+'Makes every later uuid7() of this server (of this backend without preloading) greater than the given v7 UUID; true if the generator moved. Superuser only unless granted.';
+
+REVOKE ALL ON FUNCTION uuid7_advance_past(uuid) FROM PUBLIC;
+
+CREATE FUNCTION uid_decode(id uuid,
+    OUT ts timestamptz, OUT version integer, OUT variant integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_decode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.uid_time_filter_support;
+
+COMMENT ON FUNCTION uid_decode(uuid) IS
+'Time (versions 1, 6, 7), version (RFC 9562 variant only) and variant field (0 NCS, 2 RFC 9562, 6 Microsoft, 7 reserved) of any UUID, as one row.';
+
+-- PostgreSQL 18 names, so that SQL written for 18 runs on older servers.
+-- pg_catalog has uuid_extract_timestamp and uuid_extract_version from 17 on
+-- (17's uuid_extract_timestamp decodes version 1 only: NULL for v7) and all
+-- five from 18 on.  Creating our own there would fail to win (pg_catalog
+-- comes first in every search path) and could only confuse, so each one is
+-- created only when pg_catalog lacks that exact signature.
+DO $uid$
+BEGIN
+    IF pg_catalog.to_regprocedure('pg_catalog.uuidv7()') IS NULL THEN
+        EXECUTE $f$
+            CREATE FUNCTION uuidv7() RETURNS uuid
+            AS 'MODULE_PATHNAME', 'uuid7'
+            LANGUAGE C VOLATILE PARALLEL SAFE $f$;
+        EXECUTE $f$
+            COMMENT ON FUNCTION uuidv7() IS
+            'PostgreSQL 18 name of uuid7(), installed by uid on servers before 18' $f$;
+    END IF;
+
+    IF pg_catalog.to_regprocedure('pg_catalog.uuidv7(interval)') IS NULL THEN
+        EXECUTE $f$
+            CREATE FUNCTION uuidv7(shift interval) RETURNS uuid
+            AS 'MODULE_PATHNAME', 'uid_compat_uuidv7_interval'
+            LANGUAGE C VOLATILE STRICT PARALLEL SAFE $f$;
+        EXECUTE $f$
+            COMMENT ON FUNCTION uuidv7(interval) IS
+            'A UUIDv7 whose time is now + shift (PostgreSQL 18 function, installed by uid on servers before 18)' $f$;
+    END IF;
+
+    IF pg_catalog.to_regprocedure('pg_catalog.uuidv4()') IS NULL THEN
+        EXECUTE $f$
+            CREATE FUNCTION uuidv4() RETURNS uuid
+            AS 'MODULE_PATHNAME', 'uid_compat_uuidv4'
+            LANGUAGE C VOLATILE PARALLEL SAFE $f$;
+        EXECUTE $f$
+            COMMENT ON FUNCTION uuidv4() IS
+            'A random (version 4) UUID (PostgreSQL 18 function, installed by uid on servers before 18)' $f$;
+    END IF;
+
+    IF pg_catalog.to_regprocedure('pg_catalog.uuid_extract_timestamp(uuid)') IS NULL THEN
+        EXECUTE $f$
+            CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
+            AS 'MODULE_PATHNAME', 'uid_compat_uuid_extract_timestamp'
+            LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+            SUPPORT @extschema@.uid_time_filter_support $f$;
+        EXECUTE $f$
+            COMMENT ON FUNCTION uuid_extract_timestamp(uuid) IS
+            'Time of a version 1 or 7 UUID, else NULL (PostgreSQL 18 function, installed by uid on servers before 18)' $f$;
+    END IF;
+
+    IF pg_catalog.to_regprocedure('pg_catalog.uuid_extract_version(uuid)') IS NULL THEN
+        EXECUTE $f$
+            CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
+            AS 'MODULE_PATHNAME', 'uid_compat_uuid_extract_version'
+            LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE $f$;
+        EXECUTE $f$
+            COMMENT ON FUNCTION uuid_extract_version(uuid) IS
+            'Version of a UUID of the RFC 9562 variant, else NULL (PostgreSQL 18 function, installed by uid on servers before 18)' $f$;
+    END IF;
+END
+$uid$;
+
+-- ---------------------------------------------------------------------------
+-- Planner support: time filters on IDs use the index
+-- ---------------------------------------------------------------------------
+-- While planning, uid turns "uid_time(id) >= t" into "id >= uid_first_at(t)"
+-- (and likewise for >, <, <=, =, BETWEEN, (uid_decode(id)).ts and
+-- uuid7_time(u)), so that such filters use the index on the ID, its
+-- statistics and partition pruning (src/time_filter.c).  The bounds it uses,
+-- exact to the microsecond of t, NULL where no ID qualifies:
+
+CREATE FUNCTION uid_first_at(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_first_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_first_at(timestamptz) IS
+'The lowest ID whose time is at or after ts: uid_time(id) >= ts is id >= uid_first_at(ts). 0 before 2026, NULL after the layout.';
+
+CREATE FUNCTION uid_first_after(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_first_after'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_first_after(timestamptz) IS
+'The lowest ID whose time is after ts: uid_time(id) > ts is id >= uid_first_after(ts). 0 before 2026, NULL after the layout.';
+
+CREATE FUNCTION uid_last_before(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_last_before'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_last_before(timestamptz) IS
+'The highest ID whose time is before ts: uid_time(id) < ts is id <= uid_last_before(ts) for IDs >= 0. NULL before 2026, the highest bigint after the layout.';
+
+CREATE FUNCTION uid_last_at(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_last_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_last_at(timestamptz) IS
+'The highest ID whose time is at or before ts (the last of its millisecond): uid_time(id) <= ts is id <= uid_last_at(ts) for IDs >= 0. NULL before 2026, the highest bigint after the layout.';
+
+CREATE FUNCTION uuid7_first_at(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_first_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_first_at(timestamptz) IS
+'The lowest UUIDv7 whose time is at or after ts: for v7 UUIDs, uuid7_time(u) >= ts is u >= uuid7_first_at(ts). NULL after the 48-bit time field.';
+
+CREATE FUNCTION uuid7_first_after(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_first_after'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_first_after(timestamptz) IS
+'The lowest UUIDv7 whose time is after ts: for v7 UUIDs, uuid7_time(u) > ts is u >= uuid7_first_after(ts). NULL after the 48-bit time field.';
+
+CREATE FUNCTION uuid7_last_before(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_last_before'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_last_before(timestamptz) IS
+'The highest UUIDv7 whose time is before ts: for v7 UUIDs, uuid7_time(u) < ts is u <= uuid7_last_before(ts). NULL before 1970.';
+
+CREATE FUNCTION uuid7_last_at(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_last_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_last_at(timestamptz) IS
+'The highest UUIDv7 whose time is at or before ts (the last of its millisecond): for v7 UUIDs, uuid7_time(u) <= ts is u <= uuid7_last_at(ts). NULL before 1970.';
+
+-- ---------------------------------------------------------------------------
+-- Worker ids from a lease table (src/lease.c)
+-- ---------------------------------------------------------------------------
+-- The lease table itself lives in the lease store (uid.lease_database of this
+-- server, or the coordination database of uid.lease_conninfo) and is created
+-- there by the lease worker, so the store needs no CREATE EXTENSION.
+
+CREATE FUNCTION uid_lease_status(
+    OUT mode text,
+    OUT state text,
+    OUT worker_id integer,
+    OUT token bigint,
+    OUT store text,
+    OUT acquired_at timestamptz,
+    OUT renewed_at timestamptz,
+    OUT expires_at timestamptz,
+    OUT generate_until timestamptz,
+    OUT renewals bigint,
+    OUT renewal_failures bigint,
+    OUT consecutive_failures integer,
+    OUT losses bigint,
+    OUT free_ids integer,
+    OUT last_error text,
+    OUT worker_pid integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_lease_status'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_lease_status() IS
+'This server''s worker id lease: state, worker id, fencing token, expiry (store clock), issuing deadline (this server''s clock), renewals and failures, free ids in the pool.';
+
+CREATE FUNCTION uid_lease_release()
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uid_lease_release'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION uid_lease_release() IS
+'Gives this server''s worker id back to the lease store at once; uid_next() fails until uid_lease_acquire() or a restart. True when released within 10 s.';
+
+CREATE FUNCTION uid_lease_acquire()
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uid_lease_acquire'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION uid_lease_acquire() IS
+'Undoes uid_lease_release(): the lease worker takes a free worker id again. True when one is held within 10 s.';
+
+REVOKE ALL ON FUNCTION uid_lease_release() FROM PUBLIC;
+REVOKE ALL ON FUNCTION uid_lease_acquire() FROM PUBLIC;
+
+-- The lease worker refuses a lease schema or table that neither its role in
+-- the store nor a superuser owns.  uid_lease_table_sql() prints the statements
+-- that create them, owned by a given role, for creating them beforehand in a
+-- coordination database (the same text the lease worker runs).
+
+CREATE FUNCTION uid_lease_table_sql(owner name, schema name DEFAULT 'uid_lease')
+RETURNS text
+AS 'MODULE_PATHNAME', 'uid_lease_table_sql'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_lease_table_sql(name, name) IS
+'The statements that create the lease table and its schema, owned by owner: the definition the lease worker uses, for creating it beforehand in a lease store.';
+
+-- ---------------------------------------------------------------------------
+-- Ticket sequences: dense numbers from native sequences, for N servers that
+-- hand out interleaved series (node, node + nodes, node + 2*nodes, ...).
+--
+-- Each ticket is a plain PostgreSQL sequence uid_ticket.<name> (WAL-logged,
+-- crash-safe, replicated, listed in pg_sequences, dumped by pg_dump: it is
+-- created after CREATE EXTENSION, so it is not an extension member).  Its
+-- metadata lives in uid_ticket._tickets, which pg_dump keeps as extension
+-- configuration.  Ticket names cannot start with "_", so no ticket can be
+-- named like the metadata table.
+--
+-- Design: the sequence counts blocks.  It starts at node and increments by
+-- nodes * block, so one nextval() atomically reserves the block
+--   v, v + nodes, ..., v + (block - 1) * nodes
+-- of this node's series.  Every value of node n is congruent to n modulo
+-- nodes, so servers with different nodes never collide, and blocks of one
+-- server never overlap.  uid_ticket_next() takes a whole block and returns
+-- its first ticket: with block > 1 the rest of the block is a gap.  Keep
+-- block = 1 for tickets that are drawn one at a time.
+-- ---------------------------------------------------------------------------
+
+CREATE SCHEMA uid_ticket;
+
+COMMENT ON SCHEMA uid_ticket IS
+'Ticket sequences created by uid_ticket_create(), and their metadata (_tickets).';
+
+GRANT USAGE ON SCHEMA uid_ticket TO PUBLIC;
+
+CREATE TABLE uid_ticket._tickets (
+    name        text PRIMARY KEY
+                CHECK (name OPERATOR(pg_catalog.~) '^[a-z][a-z0-9_]{0,47}$'),
+    node        integer NOT NULL,
+    nodes       integer NOT NULL CHECK (nodes OPERATOR(pg_catalog.>=) 1 AND nodes OPERATOR(pg_catalog.<=) 1024),
+    block       integer NOT NULL CHECK (block OPERATOR(pg_catalog.>=) 1 AND block OPERATOR(pg_catalog.<=) 1000000),
+    created_at  timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    CHECK (node OPERATOR(pg_catalog.>=) 1 AND node OPERATOR(pg_catalog.<=) nodes)
+);
+
+COMMENT ON TABLE uid_ticket._tickets IS
+'One row per ticket sequence made by uid_ticket_create(); kept by pg_dump.';
+
+SELECT pg_catalog.pg_extension_config_dump('uid_ticket._tickets', '');
+
+GRANT SELECT ON uid_ticket._tickets TO PUBLIC;
+
+-- nextval() that flushes the WAL record covering the value (src/tickets.c)
+CREATE FUNCTION uid_ticket._nextval(seq regclass)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_ticket_nextval'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION uid_ticket._nextval(regclass) IS
+'nextval(seq), then flushes WAL up to the sequence page''s LSN, so that no value handed out is handed out again after a crash.';
+
+-- The checks shared by the ticket functions.
+CREATE FUNCTION uid_ticket._check_name(name text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF name IS NULL THEN
+        RAISE EXCEPTION 'ticket name must not be NULL'
+            USING ERRCODE = '22004';
+    END IF;
+    IF name OPERATOR(pg_catalog.!~) '^[a-z][a-z0-9_]{0,47}$' THEN
+        RAISE EXCEPTION 'invalid ticket name: %', pg_catalog.quote_literal(name)
+            USING ERRCODE = '22023',
+                  HINT = 'A ticket name is 1 to 48 characters: a lower-case letter, then lower-case letters, digits or "_".';
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION uid_ticket._check_name(text) IS
+'Raises 22004 for NULL and 22023 for a name that is not a valid ticket name.';
+
+CREATE FUNCTION uid_ticket_create(name text, node integer, nodes integer DEFAULT 2,
+                                  block integer DEFAULT 1)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    t_name  ALIAS FOR $1;
+    t_node  ALIAS FOR $2;
+    t_nodes ALIAS FOR $3;
+    t_block ALIAS FOR $4;
+    maxv    bigint;
+    seq     regclass;
+BEGIN
+    PERFORM uid_ticket._check_name(t_name);
+    IF t_nodes IS NULL OR t_nodes OPERATOR(pg_catalog.<) 1
+       OR t_nodes OPERATOR(pg_catalog.>) 1024 THEN
+        RAISE EXCEPTION 'invalid number of ticket nodes: %', coalesce(t_nodes::text, 'NULL')
+            USING ERRCODE = '22023',
+                  HINT = 'nodes is the number of servers sharing the series, 1 to 1024 (2 for an odd/even pair).';
+    END IF;
+    IF t_node IS NULL OR t_node OPERATOR(pg_catalog.<) 1
+       OR t_node OPERATOR(pg_catalog.>) t_nodes THEN
+        RAISE EXCEPTION 'invalid ticket node: % (nodes = %)', coalesce(t_node::text, 'NULL'), t_nodes
+            USING ERRCODE = '22023',
+                  HINT = 'node is this server''s place in the series, 1 to nodes; each server of the set needs a different one.';
+    END IF;
+    IF t_block IS NULL OR t_block OPERATOR(pg_catalog.<) 1
+       OR t_block OPERATOR(pg_catalog.>) 1000000 THEN
+        RAISE EXCEPTION 'invalid ticket block size: %', coalesce(t_block::text, 'NULL')
+            USING ERRCODE = '22023',
+                  HINT = 'block is the number of tickets one uid_ticket_next_block() call reserves, 1 to 1000000.';
+    END IF;
+    IF EXISTS (SELECT 1 FROM uid_ticket._tickets t
+               WHERE t.name OPERATOR(pg_catalog.=) t_name) THEN
+        RAISE EXCEPTION 'ticket "%" already exists', t_name
+            USING ERRCODE = '42710',
+                  HINT = 'Drop it first with uid_ticket_drop(), or choose another name.';
+    END IF;
+
+    -- the last block must fit in bigint: its first ticket is the sequence's
+    -- maximum value
+    -- (OPERATOR() syntax has no precedence: parenthesise)
+    maxv := 9223372036854775807 OPERATOR(pg_catalog.-)
+            ((t_block::bigint OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.*) t_nodes);
+
+    EXECUTE pg_catalog.format(
+        'CREATE SEQUENCE uid_ticket.%I AS bigint INCREMENT BY %s MINVALUE %s MAXVALUE %s START WITH %s CACHE 1 NO CYCLE',
+        t_name, t_nodes::bigint OPERATOR(pg_catalog.*) t_block, t_node, maxv, t_node);
+    EXECUTE pg_catalog.format(
+        'COMMENT ON SEQUENCE uid_ticket.%I IS %L', t_name,
+        pg_catalog.format('uid ticket: node %s of %s, blocks of %s; use uid_ticket_next(%L)',
+                          t_node, t_nodes, t_block, t_name));
+    INSERT INTO uid_ticket._tickets (name, node, nodes, block)
+    VALUES (t_name, t_node, t_nodes, t_block);
+
+    seq := pg_catalog.format('uid_ticket.%I', t_name)::regclass;
+    RETURN seq;
+END
+$$;
+
+COMMENT ON FUNCTION uid_ticket_create(text, integer, integer, integer) IS
+'Creates the ticket sequence uid_ticket.<name> handing out node, node + nodes, node + 2*nodes, ... in blocks of block tickets; returns the sequence.';
+
+CREATE FUNCTION uid_ticket_next(name text)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    seq regclass;
+BEGIN
+    -- the hot path: the name check inline (PERFORM would cost a query)
+    IF $1 IS NULL OR $1 OPERATOR(pg_catalog.!~) '^[a-z][a-z0-9_]{0,47}$' THEN
+        PERFORM uid_ticket._check_name($1);
+    END IF;
+    seq := pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', $1));
+    IF seq IS NULL THEN
+        RAISE EXCEPTION 'ticket "%" does not exist', $1
+            USING ERRCODE = '42704',
+                  HINT = 'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.';
+    END IF;
+    RETURN uid_ticket._nextval(seq);
+END
+$$;
+
+COMMENT ON FUNCTION uid_ticket_next(text) IS
+'The next ticket of this server''s series; with block > 1 it takes a whole block and returns its first ticket (the rest is a gap).';
+
+CREATE FUNCTION uid_ticket_next_block(name text, size integer DEFAULT NULL,
+    OUT first bigint, OUT last bigint, OUT step integer, OUT count integer)
+RETURNS record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    t_name  ALIAS FOR $1;
+    want    integer := $2;
+    t       uid_ticket._tickets;
+BEGIN
+    PERFORM uid_ticket._check_name(t_name);
+    SELECT * INTO t FROM uid_ticket._tickets x WHERE x.name OPERATOR(pg_catalog.=) t_name;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'ticket "%" does not exist', t_name
+            USING ERRCODE = '42704',
+                  HINT = 'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.';
+    END IF;
+    want := coalesce(want, t.block);
+    IF want OPERATOR(pg_catalog.<) 1 OR want OPERATOR(pg_catalog.>) t.block THEN
+        RAISE EXCEPTION 'invalid ticket block size request: % (ticket "%" has blocks of %)', want, t_name, t.block
+            USING ERRCODE = '22023',
+                  HINT = 'Ask for a size of 1 to block tickets, or create the ticket with a larger block.';
+    END IF;
+    first := uid_ticket._nextval(pg_catalog.format('uid_ticket.%I', t_name)::regclass);
+    step := t.nodes;
+    count := want;
+    last := first OPERATOR(pg_catalog.+)
+            ((want::bigint OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.*) t.nodes);
+    RETURN;
+END
+$$;
+
+COMMENT ON FUNCTION uid_ticket_next_block(text, integer) IS
+'Reserves size (default: the ticket''s block) tickets of this server''s series in one nextval(): first, first + step, ..., last.';
+
+CREATE FUNCTION uid_ticket_drop(name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+AS $$
+BEGIN
+    PERFORM uid_ticket._check_name($1);
+    DELETE FROM uid_ticket._tickets t WHERE t.name OPERATOR(pg_catalog.=) $1;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'ticket "%" does not exist', $1
+            USING ERRCODE = '42704',
+                  HINT = 'The view uid_tickets lists the tickets.';
+    END IF;
+    EXECUTE pg_catalog.format('DROP SEQUENCE uid_ticket.%I', $1);
+END
+$$;
+
+COMMENT ON FUNCTION uid_ticket_drop(text) IS
+'Drops a ticket sequence and its metadata.';
+
+CREATE VIEW uid_tickets AS
+SELECT t.name,
+       t.node,
+       t.nodes,
+       t.block,
+       pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', t.name)) AS sequence,
+       s.last_value OPERATOR(pg_catalog.+)
+           ((t.block::bigint OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.*) t.nodes)
+           AS last_issued,
+       t.created_at
+FROM uid_ticket._tickets t
+LEFT JOIN pg_catalog.pg_sequences s
+       ON s.schemaname OPERATOR(pg_catalog.=) 'uid_ticket'
+      AND s.sequencename OPERATOR(pg_catalog.=) t.name;
+
+COMMENT ON VIEW uid_tickets IS
+'One row per ticket: its place in the series (node of nodes), block size, sequence, and the last ticket handed out (NULL before the first).';
+
+GRANT SELECT ON uid_tickets TO PUBLIC;
+
+-- Creating and dropping a ticket is the administrator's (the
+-- functions run as the caller, who also needs CREATE on schema uid_ticket and
+-- write access to uid_ticket._tickets); drawing stays PUBLIC and is decided
+-- by USAGE on each ticket's sequence.
+REVOKE ALL ON FUNCTION uid_ticket_create(text, integer, integer, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION uid_ticket_drop(text) FROM PUBLIC;
+
+-- ---------------------------------------------------------------------------
+-- Tenant-scoped counters: gap-free numbers per (tenant, prefix), printed as
+-- PREFIX-000123.
+--
+-- uid_counter.counters holds one row per (prefix, tenant) with the last
+-- number issued; uid_counter_next() advances it with one INSERT ... ON
+-- CONFLICT DO UPDATE ... RETURNING, so callers of one key queue on that row
+-- (and a rolled-back call gives its number back), while callers of other
+-- keys never wait.  Settings (start, width) are read on every call, tenant
+-- row first, then the prefix's global row (tenant ''), then the defaults
+-- (start 1, width 3), field by field, so a change applies to the next call.
+--
+-- Ranges: a tenant may own a range [lo, hi] of a prefix.  While a prefix has
+-- any range, only tenants with a range may draw from it, every number lies in
+-- its tenant's range, and no range may overlap another tenant's range or the
+-- numbers another tenant already issued: so no two tenants ever print the
+-- same ID of that prefix.  The database enforces "no overlap" without
+-- btree_gist: each range is stored as a numrange in one shared number line,
+--   code(prefix) * 2^63 + [lo, hi]
+-- where code() is an exact (collision-free) base-38 encoding of the prefix,
+-- under an EXCLUDE USING gist (span WITH &&) constraint.
+--
+-- Locking: uid_counter_next() takes ROW SHARE on uid_counter.ranges before it
+-- reads the ranges; changing ranges takes EXCLUSIVE on it, so a range change
+-- waits for counter calls in flight and the calls after it see the change.
+-- Under REPEATABLE READ or SERIALIZABLE a counter call whose snapshot is
+-- older than a range change fails with 40001 (it locks the row
+-- uid_counter.range_epoch, which every range change updates) rather than
+-- use stale ranges.
+-- ---------------------------------------------------------------------------
+
+CREATE SCHEMA uid_counter;
+
+COMMENT ON SCHEMA uid_counter IS
+'State of the tenant-scoped counters (uid_counter_next and friends).';
+
+-- The exact code of a prefix: its characters as base-38 digits 1..37, padded
+-- with 0 to 16 digits.  Distinct valid prefixes have distinct codes.
+CREATE FUNCTION uid_counter._prefix_code(prefix text)
+RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    code numeric := 0;
+    d    integer;
+BEGIN
+    FOR i IN 1..16 LOOP
+        d := 0;
+        IF i OPERATOR(pg_catalog.<=) pg_catalog.length($1) THEN
+            d := pg_catalog.strpos('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_',
+                                   pg_catalog.substr($1, i, 1));
+            IF d OPERATOR(pg_catalog.=) 0 THEN
+                RAISE EXCEPTION 'invalid counter prefix: %', pg_catalog.quote_literal($1)
+                    USING ERRCODE = '22023';
+            END IF;
+        END IF;
+        code := code OPERATOR(pg_catalog.*) 38 OPERATOR(pg_catalog.+) d;
+    END LOOP;
+    RETURN code;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._prefix_code(text) IS
+'Exact base-38 code of a counter prefix; places each prefix''s ranges in its own window of one number line.';
+
+CREATE FUNCTION uid_counter._span(prefix text, lo bigint, hi bigint)
+RETURNS numrange
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT pg_catalog.numrange(
+    uid_counter._prefix_code($1) OPERATOR(pg_catalog.*) 9223372036854775808::numeric
+        OPERATOR(pg_catalog.+) $2,
+    uid_counter._prefix_code($1) OPERATOR(pg_catalog.*) 9223372036854775808::numeric
+        OPERATOR(pg_catalog.+) $3,
+    '[]')
+$$;
+
+COMMENT ON FUNCTION uid_counter._span(text, bigint, bigint) IS
+'The range [lo, hi] of a prefix on the shared number line used by the exclusion constraint.';
+
+CREATE TABLE uid_counter.settings (
+    prefix  text NOT NULL CHECK (prefix OPERATOR(pg_catalog.~) '^[A-Z][A-Z0-9_]{0,15}$'),
+    tenant  text NOT NULL DEFAULT '',       -- '' = the prefix's global setting
+    start   bigint CHECK (start OPERATOR(pg_catalog.>=) 0
+                          AND start OPERATOR(pg_catalog.<=) 9223372036854775806),
+    width   integer CHECK (width OPERATOR(pg_catalog.>=) 1 AND width OPERATOR(pg_catalog.<=) 19),
+    PRIMARY KEY (prefix, tenant)
+);
+
+COMMENT ON TABLE uid_counter.settings IS
+'Counter settings per (prefix, tenant); tenant '''' is the prefix''s global row; NULL fields fall back.';
+
+CREATE TABLE uid_counter.ranges (
+    prefix  text NOT NULL CHECK (prefix OPERATOR(pg_catalog.~) '^[A-Z][A-Z0-9_]{0,15}$'),
+    tenant  text NOT NULL CHECK (tenant OPERATOR(pg_catalog.<>) ''),
+    lo      bigint NOT NULL CHECK (lo OPERATOR(pg_catalog.>=) 0),
+    hi      bigint NOT NULL CHECK (hi OPERATOR(pg_catalog.<=) 9223372036854775806),
+    span    numrange GENERATED ALWAYS AS (uid_counter._span(prefix, lo, hi)) STORED,
+    PRIMARY KEY (prefix, tenant),
+    CHECK (lo OPERATOR(pg_catalog.<=) hi),
+    -- qualified: an unqualified && would pick up an &&(numrange, numrange)
+    -- planted in the extension's schema, an exact match where pg_catalog's
+    -- is polymorphic
+    CONSTRAINT ranges_do_not_overlap EXCLUDE USING gist (span WITH OPERATOR(pg_catalog.&&))
+);
+
+COMMENT ON TABLE uid_counter.ranges IS
+'Range [lo, hi] of a prefix owned by a tenant; ranges of one prefix never overlap (exclusion constraint).';
+
+CREATE TABLE uid_counter.counters (
+    prefix      text NOT NULL,
+    tenant      text NOT NULL,
+    first_value bigint NOT NULL,
+    last_value  bigint NOT NULL,
+    PRIMARY KEY (prefix, tenant),
+    CHECK (first_value OPERATOR(pg_catalog.<=) last_value)
+);
+
+COMMENT ON TABLE uid_counter.counters IS
+'Last number issued per (prefix, tenant); every number issued lies in [first_value, last_value].';
+
+CREATE TABLE uid_counter.range_epoch (
+    id          integer PRIMARY KEY CHECK (id OPERATOR(pg_catalog.=) 1),
+    changed_at  timestamptz NOT NULL
+);
+
+COMMENT ON TABLE uid_counter.range_epoch IS
+'One row, updated by every range change: a counter call in a snapshot older than the change fails (40001).';
+
+INSERT INTO uid_counter.range_epoch VALUES (1, pg_catalog.now());
+
+SELECT pg_catalog.pg_extension_config_dump('uid_counter.settings', '');
+SELECT pg_catalog.pg_extension_config_dump('uid_counter.ranges', '');
+SELECT pg_catalog.pg_extension_config_dump('uid_counter.counters', '');
+
+-- Argument checks shared by the counter functions.
+CREATE FUNCTION uid_counter._check_prefix(prefix text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF $1 IS NULL THEN
+        RAISE EXCEPTION 'counter prefix must not be NULL'
+            USING ERRCODE = '22004';
+    END IF;
+    IF $1 OPERATOR(pg_catalog.!~) '^[A-Z][A-Z0-9_]{0,15}$' THEN
+        RAISE EXCEPTION 'invalid counter prefix: %', pg_catalog.quote_literal($1)
+            USING ERRCODE = '22023',
+                  HINT = 'A prefix is 1 to 16 characters: an upper-case letter, then upper-case letters, digits or "_".';
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._check_prefix(text) IS
+'Raises 22004 for NULL and 22023 for an invalid counter prefix.';
+
+CREATE FUNCTION uid_counter._check_tenant(tenant text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF $1 IS NULL THEN
+        RAISE EXCEPTION 'counter tenant must not be NULL'
+            USING ERRCODE = '22004';
+    END IF;
+    IF $1 OPERATOR(pg_catalog.!~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
+        RAISE EXCEPTION 'invalid counter tenant: %', pg_catalog.quote_literal($1)
+            USING ERRCODE = '22023',
+                  HINT = 'A tenant is 1 to 63 characters: a letter or digit, then letters, digits or "_", ".", ":", "@", "-".';
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._check_tenant(text) IS
+'Raises 22004 for NULL and 22023 for an invalid tenant.';
+
+-- Grants: a role draws only the numbers of the tenants (and prefixes) it is
+-- granted.  uid_counter_next() runs as the caller (a C function, so that it
+-- knows who calls: inside a SECURITY DEFINER function current_user is the
+-- owner) and hands the caller's role to uid_counter._next(), which checks the
+-- grant and then does the work as the extension owner.  uid_counter._next()
+-- is not executable by PUBLIC; only that C function reaches it.
+
+CREATE TABLE uid_counter.grants (
+    tenant      text NOT NULL
+                CHECK (tenant OPERATOR(pg_catalog.=) '*'
+                       OR tenant OPERATOR(pg_catalog.~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$'),
+    prefix      text NOT NULL
+                CHECK (prefix OPERATOR(pg_catalog.=) '*'
+                       OR prefix OPERATOR(pg_catalog.~) '^[A-Z][A-Z0-9_]{0,15}$'),
+    role        regrole NOT NULL,
+    granted_at  timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    PRIMARY KEY (tenant, prefix, role)
+);
+
+COMMENT ON TABLE uid_counter.grants IS
+'Which roles may draw the numbers of which tenant and prefix (''*'': every tenant, every prefix); kept by pg_dump by role name.';
+
+SELECT pg_catalog.pg_extension_config_dump('uid_counter.grants', '');
+
+CREATE FUNCTION uid_counter_format(prefix text, number bigint, width integer)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT $1 OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+       CASE WHEN pg_catalog.length($2::text) OPERATOR(pg_catalog.>=) $3 THEN $2::text
+            ELSE pg_catalog.lpad($2::text, $3, '0') END
+$$;
+
+COMMENT ON FUNCTION uid_counter_format(text, bigint, integer) IS
+'PREFIX-number, the number zero-padded to width digits; a wider number is printed whole, never cut.';
+
+-- The work of uid_counter_next(), after a grant check.
+CREATE FUNCTION uid_counter._next(tenant text, prefix text, caller oid)
+RETURNS text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c_tenant ALIAS FOR $1;
+    c_prefix ALIAS FOR $2;
+    c_caller ALIAS FOR $3;
+    v_start  bigint;
+    v_width  integer;
+    r_lo     bigint;
+    r_hi     bigint;
+    v        bigint;
+BEGIN
+    PERFORM uid_counter._check_tenant(c_tenant);
+    PERFORM uid_counter._check_prefix(c_prefix);
+    -- The grant, before anything is read, locked or written: the caller is a
+    -- superuser, or has the privileges of a role granted (tenant, prefix)
+    -- (pg_has_role ... USAGE, as for table privileges).  Grants of dropped
+    -- roles are skipped, never an error.  Written here, not in a function of
+    -- its own, so that plpgsql keeps the plans for the session.
+    IF c_caller IS NULL
+       OR (NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                        WHERE r.oid OPERATOR(pg_catalog.=) c_caller AND r.rolsuper)
+           AND NOT EXISTS (SELECT 1
+                             FROM uid_counter.grants g
+                             JOIN pg_catalog.pg_roles r
+                               ON r.oid OPERATOR(pg_catalog.=) g.role::pg_catalog.oid
+                            WHERE g.tenant OPERATOR(pg_catalog.=) ANY (ARRAY[c_tenant, '*'])
+                              AND g.prefix OPERATOR(pg_catalog.=) ANY (ARRAY[c_prefix, '*'])
+                              AND pg_catalog.pg_has_role(c_caller, r.oid, 'USAGE'))) THEN
+        RAISE EXCEPTION 'permission denied for counter % of tenant %', c_prefix, pg_catalog.quote_literal(c_tenant)
+            USING ERRCODE = '42501',
+                  DETAIL = pg_catalog.format('Role %s holds no grant of tenant %s and prefix %s.',
+                                             coalesce(pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(c_caller)), 'NULL'),
+                                             pg_catalog.quote_literal(c_tenant), c_prefix),
+                  HINT = 'An administrator grants it with uid_counter_grant(tenant, role[, prefix]).';
+    END IF;
+
+    -- ranges may not change under us (see the header of this part)
+    LOCK TABLE uid_counter.ranges IN ROW SHARE MODE;
+    IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
+        PERFORM 1 FROM uid_counter.range_epoch FOR SHARE;
+    END IF;
+
+    SELECT coalesce(t.start, g.start, 1), coalesce(t.width, g.width, 3)
+      INTO v_start, v_width
+      FROM (SELECT 1) AS one
+      LEFT JOIN uid_counter.settings t
+             ON t.prefix OPERATOR(pg_catalog.=) c_prefix
+            AND t.tenant OPERATOR(pg_catalog.=) c_tenant
+      LEFT JOIN uid_counter.settings g
+             ON g.prefix OPERATOR(pg_catalog.=) c_prefix
+            AND g.tenant OPERATOR(pg_catalog.=) '';
+
+    SELECT r.lo, r.hi INTO r_lo, r_hi
+      FROM uid_counter.ranges r
+     WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix
+       AND r.tenant OPERATOR(pg_catalog.=) c_tenant;
+    IF NOT FOUND THEN
+        IF EXISTS (SELECT 1 FROM uid_counter.ranges r
+                   WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix) THEN
+            RAISE EXCEPTION 'tenant % has no range of counter prefix %',
+                    pg_catalog.quote_literal(c_tenant), c_prefix
+                USING ERRCODE = '55000',
+                      DETAIL = 'Other tenants own ranges of this prefix, so every tenant drawing from it needs one.',
+                      HINT = 'Give the tenant a range with uid_counter_set_range().';
+        END IF;
+        r_lo := 0;
+        r_hi := 9223372036854775806;
+    END IF;
+
+    v_start := greatest(v_start, r_lo);
+    IF v_start OPERATOR(pg_catalog.>) r_hi THEN
+        RAISE EXCEPTION 'counter %/% cannot start at % beyond the end of its range %',
+                c_prefix, c_tenant, v_start, r_hi
+            USING ERRCODE = '2200H',
+                  HINT = 'Lower the start with uid_counter_configure() or widen the range with uid_counter_set_range().';
+    END IF;
+
+    INSERT INTO uid_counter.counters AS c (prefix, tenant, first_value, last_value)
+    VALUES (c_prefix, c_tenant, v_start, v_start)
+    ON CONFLICT ON CONSTRAINT counters_pkey DO UPDATE
+        SET last_value = greatest(c.last_value OPERATOR(pg_catalog.+) 1, excluded.last_value)
+    RETURNING c.last_value INTO v;
+
+    IF v OPERATOR(pg_catalog.>) r_hi THEN
+        -- the error undoes the update: nothing is used up
+        RAISE EXCEPTION 'counter %/% reached the end of its range (%)', c_prefix, c_tenant, r_hi
+            USING ERRCODE = '2200H',
+                  HINT = 'Widen the tenant''s range with uid_counter_set_range().';
+    END IF;
+
+    -- uid_counter_format(), written out: a SECURITY DEFINER function calls
+    -- nothing in the extension's schema by name, as the owner of that schema
+    -- (for public, the database owner) could rename it and put a function of
+    -- that name in its place
+    RETURN c_prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+           CASE WHEN pg_catalog.length(v::text) OPERATOR(pg_catalog.>=) v_width THEN v::text
+                ELSE pg_catalog.lpad(v::text, v_width, '0') END;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._next(text, text, oid) IS
+'uid_counter_next() for the role caller: checks its grant, then draws the number as the extension owner. Reached only through uid_counter_next().';
+
+REVOKE ALL ON FUNCTION uid_counter._next(text, text, oid) FROM PUBLIC;
+
+CREATE FUNCTION uid_counter_next(tenant text, prefix text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uid_counter_next'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION uid_counter_next(text, text) IS
+'The next number of the (tenant, prefix) counter, formatted as PREFIX-000123; transactional and gap-free (a rollback gives the number back). Only for roles granted the tenant with uid_counter_grant().';
+
+REVOKE ALL ON FUNCTION uid_counter_next(text, text) FROM PUBLIC;
+
+-- uid_counter_next(text, text), found through the extension's membership,
+-- never by a schema name that the schema's owner could move.
+CREATE FUNCTION uid_counter._next_entry()
+RETURNS regprocedure
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT p.oid::pg_catalog.regprocedure
+  FROM pg_catalog.pg_proc p
+  JOIN pg_catalog.pg_depend d
+    ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+   AND d.objid OPERATOR(pg_catalog.=) p.oid
+   AND d.deptype OPERATOR(pg_catalog.=) 'e'
+  JOIN pg_catalog.pg_extension e
+    ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+   AND e.extname OPERATOR(pg_catalog.=) 'uid'
+ WHERE p.proname OPERATOR(pg_catalog.=) 'uid_counter_next'
+   AND p.proargtypes OPERATOR(pg_catalog.=) '25 25'::pg_catalog.oidvector  -- (text, text)
+$$;
+
+COMMENT ON FUNCTION uid_counter._next_entry() IS
+'uid_counter_next(text, text) of extension uid, by membership: what uid_counter_grant() and uid_counter_revoke() grant EXECUTE on.';
+
+REVOKE ALL ON FUNCTION uid_counter._next_entry() FROM PUBLIC;
+
+-- Removes the grants of roles that no longer exist, so that a new role that
+-- happens to get a dropped role's OID inherits nothing.
+CREATE FUNCTION uid_counter._forget_dropped_roles()
+RETURNS void
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DELETE FROM uid_counter.grants g
+ WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                    WHERE r.oid OPERATOR(pg_catalog.=) g.role::pg_catalog.oid)
+$$;
+
+COMMENT ON FUNCTION uid_counter._forget_dropped_roles() IS
+'Deletes counter grants whose role was dropped; run by uid_counter_grant() and uid_counter_revoke().';
+
+REVOKE ALL ON FUNCTION uid_counter._forget_dropped_roles() FROM PUBLIC;
+
+-- The checks of a grant's arguments: tenant and prefix may be '*'.
+CREATE FUNCTION uid_counter._check_grant(tenant text, role regrole, prefix text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF $1 IS DISTINCT FROM '*' THEN
+        PERFORM uid_counter._check_tenant($1);
+    END IF;
+    IF $3 IS DISTINCT FROM '*' THEN
+        PERFORM uid_counter._check_prefix($3);
+    END IF;
+    IF $2 IS NULL THEN
+        RAISE EXCEPTION 'counter grant role must not be NULL'
+            USING ERRCODE = '22004';
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._check_grant(text, regrole, text) IS
+'Raises 22004 for a NULL argument and 22023 for a tenant or prefix that is neither valid nor ''*''.';
+
+CREATE FUNCTION uid_counter_grant(tenant text, role regrole, prefix text DEFAULT '*')
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c_tenant ALIAS FOR $1;
+    c_role   ALIAS FOR $2;
+    c_prefix ALIAS FOR $3;
+    added    boolean;
+BEGIN
+    PERFORM uid_counter._check_grant(c_tenant, c_role, c_prefix);
+    PERFORM uid_counter._forget_dropped_roles();
+    INSERT INTO uid_counter.grants (tenant, prefix, role)
+    VALUES (c_tenant, c_prefix, c_role)
+    ON CONFLICT ON CONSTRAINT grants_pkey DO NOTHING;
+    added := FOUND;
+    EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s',
+                              uid_counter._next_entry(), c_role);
+    RETURN added;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter_grant(text, regrole, text) IS
+'Lets role (and the roles that have its privileges) draw the numbers of tenant with uid_counter_next(), for one prefix or (''*'', the default) every prefix; tenant ''*'' is every tenant. True if the grant is new.';
+
+CREATE FUNCTION uid_counter_revoke(tenant text, role regrole, prefix text DEFAULT '*')
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c_tenant ALIAS FOR $1;
+    c_role   ALIAS FOR $2;
+    c_prefix ALIAS FOR $3;
+    removed  boolean;
+BEGIN
+    PERFORM uid_counter._check_grant(c_tenant, c_role, c_prefix);
+    DELETE FROM uid_counter.grants g
+     WHERE g.tenant OPERATOR(pg_catalog.=) c_tenant
+       AND g.prefix OPERATOR(pg_catalog.=) c_prefix
+       AND g.role::pg_catalog.oid OPERATOR(pg_catalog.=) c_role::pg_catalog.oid;
+    removed := FOUND;
+    PERFORM uid_counter._forget_dropped_roles();
+    IF NOT EXISTS (SELECT 1 FROM uid_counter.grants g
+                   WHERE g.role::pg_catalog.oid OPERATOR(pg_catalog.=) c_role::pg_catalog.oid) THEN
+        EXECUTE pg_catalog.format('REVOKE EXECUTE ON FUNCTION %s FROM %s',
+                                  uid_counter._next_entry(), c_role);
+    END IF;
+    RETURN removed;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter_revoke(text, regrole, text) IS
+'Removes exactly the grant (tenant, role, prefix) made by uid_counter_grant(); when the role has no grant left, also EXECUTE on uid_counter_next(). True if a grant was removed.';
+
+REVOKE ALL ON FUNCTION uid_counter_grant(text, regrole, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION uid_counter_revoke(text, regrole, text) FROM PUBLIC;
+
+CREATE VIEW uid_counter_grants AS
+SELECT g.tenant, g.prefix, g.role, g.granted_at
+FROM uid_counter.grants g;
+
+COMMENT ON VIEW uid_counter_grants IS
+'Counter grants: which role may draw the numbers of which tenant and prefix (''*'': all); a number in role is a dropped role.';
+
+-- The start of every range change.  It must see every number issued so far
+-- (READ COMMITTED, and the lock below).  It waits for counter calls in
+-- flight, and while it waits every new counter call queues behind it: so it
+-- never waits longer than the session's lock_timeout, or 5 s when that is 0
+-- (wait forever), then fails with 55P03 and changes nothing.
+CREATE FUNCTION uid_counter._lock_ranges(caller text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    saved text := pg_catalog.current_setting('lock_timeout');
+    bound text := saved;
+BEGIN
+    IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
+        RAISE EXCEPTION 'counter ranges can only be changed in a READ COMMITTED transaction'
+            USING ERRCODE = '25000',
+                  HINT = 'The checks must see every number issued so far; run the call at the default isolation level.';
+    END IF;
+    IF saved OPERATOR(pg_catalog.=) '0' THEN
+        bound := '5s';
+    END IF;
+    BEGIN
+        PERFORM pg_catalog.set_config('lock_timeout', bound, true);
+        LOCK TABLE uid_counter.ranges IN EXCLUSIVE MODE;
+    EXCEPTION WHEN lock_not_available THEN
+        RAISE EXCEPTION '%: counter ranges are in use by a transaction that drew a number', $1
+            USING ERRCODE = '55P03',
+                  DETAIL = pg_catalog.format('Waited %s (lock_timeout, or 5s when it is 0) for the transactions that called uid_counter_next() to end; nothing was changed.', bound),
+                  HINT = 'Retry; pg_locks shows the sessions that hold uid_counter.ranges. SET lock_timeout to wait longer.';
+    END;
+    PERFORM pg_catalog.set_config('lock_timeout', saved, true);
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._lock_ranges(text) IS
+'Starts a range change: 25000 outside READ COMMITTED; locks uid_counter.ranges, waiting at most lock_timeout (5 s when it is 0), else 55P03.';
+
+REVOKE ALL ON FUNCTION uid_counter._lock_ranges(text) FROM PUBLIC;
+
+CREATE FUNCTION uid_counter_configure(prefix text, tenant text DEFAULT NULL,
+                                      start bigint DEFAULT NULL, width integer DEFAULT NULL)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c_prefix ALIAS FOR $1;
+    c_tenant ALIAS FOR $2;
+    c_start  ALIAS FOR $3;
+    c_width  ALIAS FOR $4;
+BEGIN
+    PERFORM uid_counter._check_prefix(c_prefix);
+    IF c_tenant IS NOT NULL THEN
+        PERFORM uid_counter._check_tenant(c_tenant);
+    END IF;
+    IF c_start OPERATOR(pg_catalog.<) 0 OR c_start OPERATOR(pg_catalog.>) 9223372036854775806 THEN
+        RAISE EXCEPTION 'invalid counter start: %', c_start
+            USING ERRCODE = '22023',
+                  HINT = 'start is the first number issued, 0 to 9223372036854775806; NULL falls back.';
+    END IF;
+    IF c_width OPERATOR(pg_catalog.<) 1 OR c_width OPERATOR(pg_catalog.>) 19 THEN
+        RAISE EXCEPTION 'invalid counter width: %', c_width
+            USING ERRCODE = '22023',
+                  HINT = 'width is the number of digits numbers are zero-padded to, 1 to 19; NULL falls back.';
+    END IF;
+
+    IF c_start IS NULL AND c_width IS NULL THEN
+        DELETE FROM uid_counter.settings s
+         WHERE s.prefix = c_prefix AND s.tenant = coalesce(c_tenant, '');
+    ELSE
+        INSERT INTO uid_counter.settings AS s (prefix, tenant, start, width)
+        VALUES (c_prefix, coalesce(c_tenant, ''), c_start, c_width)
+        ON CONFLICT ON CONSTRAINT settings_pkey DO UPDATE
+            SET start = excluded.start, width = excluded.width;
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter_configure(text, text, bigint, integer) IS
+'Sets start and width of a prefix for one tenant (or, tenant NULL, for all); NULL fields fall back to the global row, then to start 1, width 3; both NULL removes the row.';
+
+CREATE FUNCTION uid_counter_set_range(tenant text, prefix text, lo bigint, hi bigint)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c_tenant ALIAS FOR $1;
+    c_prefix ALIAS FOR $2;
+    c_lo     ALIAS FOR $3;
+    c_hi     ALIAS FOR $4;
+    other    record;
+BEGIN
+    PERFORM uid_counter._check_tenant(c_tenant);
+    PERFORM uid_counter._check_prefix(c_prefix);
+    IF c_lo IS NULL OR c_hi IS NULL OR c_lo OPERATOR(pg_catalog.<) 0
+       OR c_hi OPERATOR(pg_catalog.>) 9223372036854775806 OR c_lo OPERATOR(pg_catalog.>) c_hi THEN
+        RAISE EXCEPTION 'invalid counter range: [%, %]', coalesce(c_lo::text, 'NULL'), coalesce(c_hi::text, 'NULL')
+            USING ERRCODE = '22023',
+                  HINT = 'A range is lo <= hi, both between 0 and 9223372036854775806.';
+    END IF;
+    -- READ COMMITTED; waits (bounded) for counter calls in flight; new ones
+    -- wait for our commit
+    PERFORM uid_counter._lock_ranges('uid_counter_set_range');
+
+    SELECT c.first_value, c.last_value INTO other
+      FROM uid_counter.counters c
+     WHERE c.prefix OPERATOR(pg_catalog.=) c_prefix AND c.tenant OPERATOR(pg_catalog.=) c_tenant;
+    IF FOUND AND (other.first_value OPERATOR(pg_catalog.<) c_lo
+                  OR other.last_value OPERATOR(pg_catalog.>) c_hi) THEN
+        RAISE EXCEPTION 'range [%, %] does not contain the numbers tenant % already issued of prefix %',
+                c_lo, c_hi, pg_catalog.quote_literal(c_tenant), c_prefix
+            USING ERRCODE = '22023',
+                  DETAIL = pg_catalog.format('The tenant issued numbers between %s and %s.', other.first_value, other.last_value),
+                  HINT = 'Choose a range that contains them.';
+    END IF;
+
+    SELECT c.tenant, c.first_value, c.last_value INTO other
+      FROM uid_counter.counters c
+     WHERE c.prefix OPERATOR(pg_catalog.=) c_prefix AND c.tenant OPERATOR(pg_catalog.<>) c_tenant
+       AND c.first_value OPERATOR(pg_catalog.<=) c_hi AND c.last_value OPERATOR(pg_catalog.>=) c_lo
+     ORDER BY c.tenant
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'range [%, %] of prefix % overlaps numbers tenant % already issued',
+                c_lo, c_hi, c_prefix, pg_catalog.quote_literal(other.tenant)
+            USING ERRCODE = '23P01',
+                  DETAIL = pg_catalog.format('Tenant %s issued numbers between %s and %s.',
+                                             pg_catalog.quote_literal(other.tenant), other.first_value, other.last_value),
+                  HINT = 'Choose a range that avoids them.';
+    END IF;
+
+    SELECT r.tenant, r.lo, r.hi INTO other
+      FROM uid_counter.ranges r
+     WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix AND r.tenant OPERATOR(pg_catalog.<>) c_tenant
+       AND r.lo OPERATOR(pg_catalog.<=) c_hi AND r.hi OPERATOR(pg_catalog.>=) c_lo
+     ORDER BY r.lo
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'range [%, %] of prefix % overlaps the range of tenant %',
+                c_lo, c_hi, c_prefix, pg_catalog.quote_literal(other.tenant)
+            USING ERRCODE = '23P01',
+                  DETAIL = pg_catalog.format('Tenant %s owns [%s, %s].', pg_catalog.quote_literal(other.tenant), other.lo, other.hi),
+                  HINT = 'Choose a range that avoids it.';
+    END IF;
+
+    -- the exclusion constraint enforces the same rule for any other writer
+    INSERT INTO uid_counter.ranges AS r (prefix, tenant, lo, hi)
+    VALUES (c_prefix, c_tenant, c_lo, c_hi)
+    ON CONFLICT ON CONSTRAINT ranges_pkey DO UPDATE SET lo = excluded.lo, hi = excluded.hi;
+
+    UPDATE uid_counter.range_epoch SET changed_at = pg_catalog.now();
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter_set_range(text, text, bigint, bigint) IS
+'Gives a tenant the range [lo, hi] of a prefix (replacing its range); refused if it overlaps another tenant''s range or issued numbers, or leaves out numbers the tenant issued.';
+
+CREATE FUNCTION uid_counter_unset_range(tenant text, prefix text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c_tenant ALIAS FOR $1;
+    c_prefix ALIAS FOR $2;
+BEGIN
+    PERFORM uid_counter._check_tenant(c_tenant);
+    PERFORM uid_counter._check_prefix(c_prefix);
+    PERFORM uid_counter._lock_ranges('uid_counter_unset_range');
+    DELETE FROM uid_counter.ranges r
+     WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix AND r.tenant OPERATOR(pg_catalog.=) c_tenant;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'tenant % has no range of counter prefix %', pg_catalog.quote_literal(c_tenant), c_prefix
+            USING ERRCODE = '42704',
+                  HINT = 'The view uid_counter_settings lists the ranges.';
+    END IF;
+    UPDATE uid_counter.range_epoch SET changed_at = pg_catalog.now();
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter_unset_range(text, text) IS
+'Removes a tenant''s range of a prefix; the numbers it issued stay reserved against other tenants'' ranges.';
+
+REVOKE EXECUTE ON FUNCTION uid_counter_configure(text, text, bigint, integer) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION uid_counter_set_range(text, text, bigint, bigint) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION uid_counter_unset_range(text, text) FROM PUBLIC;
+
+CREATE VIEW uid_counter_settings AS
+SELECT coalesce(s.prefix, r.prefix) AS prefix,
+       -- NULLIF's = is text = text, an exact match that pg_catalog, searched
+       -- first, always wins
+       NULLIF(coalesce(s.tenant, r.tenant), '') AS tenant,
+       s.start,
+       s.width,
+       r.lo AS range_lo,
+       r.hi AS range_hi
+FROM uid_counter.settings s
+FULL JOIN uid_counter.ranges r
+       ON r.prefix OPERATOR(pg_catalog.=) s.prefix
+      AND r.tenant OPERATOR(pg_catalog.=) s.tenant;
+
+COMMENT ON VIEW uid_counter_settings IS
+'Counter settings and ranges as configured: one row per (prefix, tenant); tenant NULL is the prefix''s global row.';
+
+CREATE VIEW uid_counters AS
+SELECT c.prefix,
+       c.tenant,
+       c.first_value,
+       c.last_value,
+       uid_counter_format(c.prefix, c.last_value,
+           coalesce(t.width, g.width, 3)) AS last_id
+FROM uid_counter.counters c
+LEFT JOIN uid_counter.settings t
+       ON t.prefix OPERATOR(pg_catalog.=) c.prefix AND t.tenant OPERATOR(pg_catalog.=) c.tenant
+LEFT JOIN uid_counter.settings g
+       ON g.prefix OPERATOR(pg_catalog.=) c.prefix AND g.tenant OPERATOR(pg_catalog.=) '';
+
+COMMENT ON VIEW uid_counters IS
+'One row per (prefix, tenant) counter: the numbers issued so far and the last ID as printed with the current width.';
+
+-- ---------------------------------------------------------------------------
+-- Observability (src/stats.c)
+-- ---------------------------------------------------------------------------
+-- uid_stats() keeps the twelve columns it had in 1.0, for queries and views
+-- built on it; the uid_stats view reads uid_stats_1_1(), which has them all,
+-- and the lease state.
+
+CREATE FUNCTION uid_stats(
+    OUT worker_id integer,
+    OUT ids_issued bigint,
+    OUT uuids_issued bigint,
+    OUT batch_calls bigint,
+    OUT clock_waits bigint,
+    OUT clock_refusals bigint,
+    OUT max_clock_step_ms bigint,
+    OUT overflow_waits bigint,
+    OUT reserve_writes bigint,
+    OUT last_issued_at timestamptz,
+    OUT reserved_until timestamptz,
+    OUT clock_steps bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_stats'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_stats() IS
+'Counters of the uid generators since the server started; one row.';
+
+CREATE FUNCTION uid_stats_1_1(
+    OUT worker_id integer,
+    OUT ids_issued bigint,
+    OUT uuids_issued bigint,
+    OUT batch_calls bigint,
+    OUT clock_waits bigint,
+    OUT clock_refusals bigint,
+    OUT max_clock_step_ms bigint,
+    OUT overflow_waits bigint,
+    OUT reserve_writes bigint,
+    OUT last_issued_at timestamptz,
+    OUT reserved_until timestamptz,
+    OUT clock_steps bigint,
+    OUT stats_reset timestamptz,
+    OUT layout_ends_at timestamptz,
+    OUT layout_days_left integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_stats_1_1'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_stats_1_1() IS
+'Counters of the uid generators since the server started or uid_stats_reset(), and the end of the 41-bit time field; behind the uid_stats view.';
+
+CREATE VIEW uid_stats AS
+SELECT s.worker_id, s.ids_issued, s.uuids_issued, s.batch_calls,
+       s.clock_waits, s.clock_refusals, s.max_clock_step_ms, s.overflow_waits,
+       s.reserve_writes, s.last_issued_at, s.reserved_until, s.clock_steps,
+       s.stats_reset, s.layout_ends_at, s.layout_days_left,
+       l.mode AS lease_mode, l.state AS lease_state, l.token AS lease_token,
+       l.expires_at AS lease_expires_at, l.renewed_at AS lease_renewed_at,
+       l.renewal_failures AS lease_renewal_failures, l.free_ids AS lease_free_ids
+FROM @extschema@.uid_stats_1_1() s
+CROSS JOIN @extschema@.uid_lease_status() l;
+
+COMMENT ON VIEW uid_stats IS
+'One row per server: worker id and lease, IDs and UUIDs issued, clock waits and refusals, overflow waits, durable reservation, days left in the layout.';
+
+CREATE FUNCTION uid_stats_reset()
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uid_stats_reset'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_stats_reset() IS
+'Starts every counter of uid_stats from zero; returns the time of the reset. Superuser only by default.';
+
+REVOKE ALL ON FUNCTION uid_stats_reset() FROM PUBLIC;
+
+CREATE FUNCTION uid_advance_past(id bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uid_advance_past'
+LANGUAGE C VOLATILE STRICT;
+
+COMMENT ON FUNCTION uid_advance_past(bigint) IS
+'Every later uid_next() of this server is greater than id (durably): for data restored from another server. True if the generator moved. Superuser only by default.';
+
+REVOKE ALL ON FUNCTION uid_advance_past(bigint) FROM PUBLIC;
+
+-- The view and the functions behind it are for pg_monitor, not PUBLIC.
+REVOKE ALL ON FUNCTION uid_stats() FROM PUBLIC;
+REVOKE ALL ON FUNCTION uid_stats_1_1() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uid_stats() TO pg_monitor;
+GRANT EXECUTE ON FUNCTION uid_stats_1_1() TO pg_monitor;
+-- the view also calls uid_lease_status(): pg_monitor keeps it, whatever PUBLIC has
+GRANT EXECUTE ON FUNCTION uid_lease_status() TO pg_monitor;
+GRANT SELECT ON uid_stats TO pg_monitor;
+
+-- ---------------------------------------------------------------------------
+-- IDs that leave the database: text forms and keyed masking
+-- (src/text_forms.c, src/mask.c, src/ff1.c)
+-- ---------------------------------------------------------------------------
+
+-- Text forms: fixed-width Crockford base32 whose byte order is the ID order.
+-- Pure functions: no preload, safe for every role.
+
+CREATE FUNCTION uid_to_text(id bigint)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uid_to_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_to_text(bigint) IS
+'13 characters of Crockford base32 (0-9, A-Z without I, L, O, U) for a non-negative bigint; sorts like the number under COLLATE "C".';
+
+CREATE FUNCTION uid_from_text(form text)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_from_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_from_text(text) IS
+'The bigint of a uid_to_text() form; ignores case and surrounding white space, reads O as 0 and I, L as 1, refuses anything else (22P02).';
+
+CREATE FUNCTION uuid_to_text(id uuid)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uuid_to_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_to_text(uuid) IS
+'26 characters of Crockford base32 for a UUID (for a v7, its ULID); sorts like the UUID under COLLATE "C".';
+
+CREATE FUNCTION uuid_from_text(form text)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_from_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_from_text(text) IS
+'The UUID of a uuid_to_text() form (or a ULID); ignores case and surrounding white space, reads O as 0 and I, L as 1, refuses anything else (22P02).';
+
+-- Keyed masking: FF1 (NIST SP 800-38G) with AES.  The one-argument
+-- functions use the key in uid.mask_key (STABLE); they are an oracle for
+-- that key, so only roles granted EXECUTE may call them.  The two-argument
+-- functions take the key (IMMUTABLE) and reveal nothing a caller does not
+-- already hold.
+
+CREATE FUNCTION uid_mask(id bigint)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_mask'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_mask(bigint) IS
+'A keyed permutation of the non-negative bigints under uid.mask_key: hides the time, order and density of IDs; uid_unmask() reverses it. Needs uid preloaded; EXECUTE only by grant.';
+
+CREATE FUNCTION uid_unmask(masked bigint)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_unmask'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_unmask(bigint) IS
+'The bigint that uid_mask() turned into this value under uid.mask_key. Every non-negative bigint unmasks to some value: a wrong key or a foreign value is not detected. EXECUTE only by grant.';
+
+CREATE FUNCTION uid_mask(id bigint, key bytea)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_mask_with_key'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_mask(bigint, bytea) IS
+'uid_mask() under the given 16, 24 or 32 byte AES key (for key rotation).';
+
+CREATE FUNCTION uid_unmask(masked bigint, key bytea)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_unmask_with_key'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_unmask(bigint, bytea) IS
+'uid_unmask() under the given 16, 24 or 32 byte AES key (for key rotation).';
+
+CREATE FUNCTION uuid7_mask(id uuid)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_mask'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_mask(uuid) IS
+'A UUIDv7 (time before 2109-05-15) masked under uid.mask_key into a valid version 4 UUID that reveals neither time nor order; uuid7_unmask() reverses it. Needs uid preloaded; EXECUTE only by grant.';
+
+CREATE FUNCTION uuid7_unmask(masked uuid)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_unmask'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_unmask(uuid) IS
+'The UUIDv7 that uuid7_mask() turned into this UUID under uid.mask_key. Refuses (22023) UUIDs that are not version 4, and 63 in 64 of those not masked with this key. EXECUTE only by grant.';
+
+CREATE FUNCTION uuid7_mask(id uuid, key bytea)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_mask_with_key'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_mask(uuid, bytea) IS
+'uuid7_mask() under the given 16, 24 or 32 byte AES key (for key rotation).';
+
+CREATE FUNCTION uuid7_unmask(masked uuid, key bytea)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_unmask_with_key'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_unmask(uuid, bytea) IS
+'uuid7_unmask() under the given 16, 24 or 32 byte AES key (for key rotation).';
+
+REVOKE ALL ON FUNCTION uid_mask(bigint), uid_unmask(bigint),
+    uuid7_mask(uuid), uuid7_unmask(uuid) FROM PUBLIC;
+
