@@ -145,6 +145,7 @@ DECLARE
     incr      bigint;
     seq_last  bigint;
     seq_called boolean;
+    seq_min   bigint;
     top       bigint;
     top_where text;
     m         bigint;
@@ -327,7 +328,7 @@ BEGIN
         RETURN QUERY SELECT pg_catalog.unnest(steps);
         RETURN;
     END IF;
-    SELECT q.seqincrement INTO incr FROM pg_catalog.pg_sequence q
+    SELECT q.seqincrement, q.seqmin INTO incr, seq_min FROM pg_catalog.pg_sequence q
     WHERE q.seqrelid OPERATOR(pg_catalog.=) seq;
     IF incr OPERATOR(pg_catalog.<) 1 OR incr OPERATOR(pg_catalog.>) 2048 THEN
         RAISE EXCEPTION 'sequence % has INCREMENT %, outside 1 .. 2048', seq, incr
@@ -400,7 +401,7 @@ BEGIN
         steps := steps OPERATOR(pg_catalog.||) ARRAY[
             pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', a_rel, a_col),
             pg_catalog.format('CREATE SEQUENCE %s AS bigint INCREMENT %s MINVALUE %s MAXVALUE %s START %s NO CYCLE OWNED BY %s.%I',
-                              seq, incr, LEAST(seq_last, 1), seq_last, seq_last, a_rel, a_col),
+                              seq, incr, seq_last OPERATOR(pg_catalog.-) 1, seq_last, seq_last, a_rel, a_col),
             pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT @extschema@.uid_sequence_nextval(%L::regclass)',
                               a_rel, a_col, seq)];
     ELSE
@@ -410,7 +411,8 @@ BEGIN
                 users.tbl, users.col, seq);
         END LOOP;
         steps := steps OPERATOR(pg_catalog.||)
-            pg_catalog.format('ALTER SEQUENCE %s MAXVALUE %s', seq, seq_last);
+            pg_catalog.format('ALTER SEQUENCE %s MINVALUE %s MAXVALUE %s', seq,
+                              LEAST(seq_min, seq_last OPERATOR(pg_catalog.-) 1), seq_last);
     END IF;
     steps := steps OPERATOR(pg_catalog.||) ARRAY[
         pg_catalog.format('SELECT pg_catalog.setval(%L, %s, true)', seq, seq_last),
