@@ -325,7 +325,6 @@ BEGIN
                  AND l.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
                  AND l.provider OPERATOR(pg_catalog.=) 'uid') THEN
         RAISE NOTICE 'sequence % is adopted already: nothing to do', seq;
-        RETURN QUERY SELECT pg_catalog.unnest(steps);
         RETURN;
     END IF;
     SELECT q.seqincrement, q.seqmin INTO incr, seq_min FROM pg_catalog.pg_sequence q
@@ -512,7 +511,6 @@ BEGIN
           AND (SELECT k_.relkind FROM pg_catalog.pg_class k_ WHERE k_.oid OPERATOR(pg_catalog.=) dep.refobjid) OPERATOR(pg_catalog.=) 'S';
         IF seq IS NULL THEN
             RAISE NOTICE 'column %.% is not adopted: nothing to do', a_rel, a_col;
-            RETURN QUERY SELECT pg_catalog.unnest(steps);
             RETURN;
         END IF;
     END IF;
@@ -523,7 +521,6 @@ BEGIN
       AND l.provider OPERATOR(pg_catalog.=) 'uid';
     IF label IS NULL THEN
         RAISE NOTICE 'sequence % is not adopted: nothing to do', seq;
-        RETURN QUERY SELECT pg_catalog.unnest(steps);
         RETURN;
     END IF;
     PERFORM @extschema@.uid_require_owner(seq, 'unadopt it');

@@ -1787,7 +1787,6 @@ BEGIN
                  AND l.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
                  AND l.provider OPERATOR(pg_catalog.=) 'uid') THEN
         RAISE NOTICE 'sequence % is adopted already: nothing to do', seq;
-        RETURN QUERY SELECT pg_catalog.unnest(steps);
         RETURN;
     END IF;
     SELECT q.seqincrement, q.seqmin INTO incr, seq_min FROM pg_catalog.pg_sequence q
@@ -1974,7 +1973,6 @@ BEGIN
           AND (SELECT k_.relkind FROM pg_catalog.pg_class k_ WHERE k_.oid OPERATOR(pg_catalog.=) dep.refobjid) OPERATOR(pg_catalog.=) 'S';
         IF seq IS NULL THEN
             RAISE NOTICE 'column %.% is not adopted: nothing to do', a_rel, a_col;
-            RETURN QUERY SELECT pg_catalog.unnest(steps);
             RETURN;
         END IF;
     END IF;
@@ -1985,7 +1983,6 @@ BEGIN
       AND l.provider OPERATOR(pg_catalog.=) 'uid';
     IF label IS NULL THEN
         RAISE NOTICE 'sequence % is not adopted: nothing to do', seq;
-        RETURN QUERY SELECT pg_catalog.unnest(steps);
         RETURN;
     END IF;
     PERFORM @extschema@.uid_require_owner(seq, 'unadopt it');
