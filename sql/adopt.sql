@@ -1,10 +1,24 @@
 -- Adopting existing tables: uid_adopt() and uid_unadopt(), and nextval(),
 -- currval() and lastval() of adopted sequences (docs/adopting.md).
 -- IDs differ from run to run: the checks print what they compare, and
--- statements that carry an ID show it as N.
+-- statements that carry an ID show it as N.  Everything lives in a schema
+-- of its own, dropped at the end.
+CREATE SCHEMA adopt;
+SET search_path = adopt, public;
 CREATE FUNCTION steps(text[]) RETURNS SETOF text LANGUAGE sql AS
 $$ SELECT regexp_replace(s, '[0-9]{12,}', 'N', 'g') FROM unnest($1) AS s $$;
 SELECT uid_from_time(now() - interval '1 minute') AS recent \gset
+-- an error whose message carries IDs and times: its SQLSTATE, message and
+-- detail with every number as N
+CREATE FUNCTION err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE st text; msg text; det text;
+BEGIN
+    EXECUTE stmt;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+    RETURN st || ': ' || regexp_replace(msg || ' / ' || det, '[0-9]+', 'N', 'g');
+END $$;
 
 -- What goes wrong without adoption: a bigserial table whose default is
 -- simply set to uid_next() keeps the old sequence in currval() and lastval(),
@@ -163,7 +177,7 @@ INSERT INTO derived DEFAULT VALUES RETURNING id > :recent AS child_moved;
 -- Values ahead of uid (another generator with an earlier epoch): refused.
 CREATE TABLE foreign_ids (id bigserial PRIMARY KEY);
 INSERT INTO foreign_ids VALUES (uid_from_time(now() + interval '400 days'));
-SELECT * FROM uid_adopt('foreign_ids');
+SELECT err($$SELECT * FROM uid_adopt('foreign_ids')$$);
 SELECT pg_get_expr(adbin, adrelid) AS unchanged FROM pg_attrdef WHERE adrelid = 'foreign_ids'::regclass;
 
 -- What cannot be adopted.
@@ -184,6 +198,7 @@ SELECT * FROM uid_adopt('uses_uid');
 
 -- Another role's table, sequence or column: refused (42501).
 CREATE ROLE regress_adopt_other;
+GRANT USAGE ON SCHEMA adopt TO regress_adopt_other;
 CREATE TABLE mine (id bigserial PRIMARY KEY);
 ALTER TABLE mine OWNER TO regress_adopt_other;
 CREATE TABLE uses_mine (id bigint PRIMARY KEY DEFAULT nextval('mine_id_seq'));
@@ -214,6 +229,11 @@ INSERT INTO ident_always (id, v) VALUES (8, 'supplied');
 SELECT steps(array_agg(s)) FROM uid_unadopt('docs') AS s;
 SELECT steps(array_agg(s)) FROM uid_unadopt('hibernate_sequence') AS s;
 SELECT nextval('hibernate_sequence') - 49 > :h2 + 49 AS pooled_block_above;
-SELECT sequence FROM uid_adoptions ORDER BY 1;
+SELECT sequence FROM uid_adoptions ORDER BY 1::text;
 
+RESET search_path;
+SET client_min_messages = warning;
+DROP SCHEMA adopt CASCADE;
+RESET client_min_messages;
 DROP ROLE regress_adopt_other;
+SELECT count(*) AS adoptions_left FROM uid_adoptions;

@@ -387,9 +387,9 @@ BEGIN
         RAISE EXCEPTION '% holds values up to %, not below the first ID uid would issue now (%)',
                 top_where, top, first_id
             USING ERRCODE = 'UID04',
-                  DETAIL = pg_catalog.format('Read as uid IDs, the values reach %s, %s ahead of this server''s clock.',
-                           @extschema@.uid_time(top),
-                           pg_catalog.date_trunc('second', @extschema@.uid_time(top) OPERATOR(pg_catalog.-) pg_catalog.clock_timestamp())),
+                  DETAIL = pg_catalog.format('Read as uid IDs, the values reach %s UTC, %s s ahead of this server''s clock.',
+                           pg_catalog.to_char(@extschema@.uid_time(top) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
+                           ((top OPERATOR(pg_catalog.>>) 22) OPERATOR(pg_catalog.-) (first_id OPERATOR(pg_catalog.>>) 22)) OPERATOR(pg_catalog./) 1000),
                   HINT = 'New IDs must sort above the existing ones. IDs from a Snowflake-style generator with an earlier epoch stay ahead of uid''s; keep that generator for this table, or give the table new keys.';
     END IF;
 
