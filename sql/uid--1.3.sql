@@ -1482,7 +1482,7 @@ AS 'MODULE_PATHNAME', 'uid_sequence_nextval'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION uid_sequence_nextval(regclass) IS
-'nextval() where some sequence is adopted: a uid ID for an adopted sequence (with INCREMENT n, the middle of 2n - 1 IDs reserved for the caller), PostgreSQL''s nextval() for any other.';
+'nextval() where some sequence is adopted: a uid ID for an adopted sequence (with INCREMENT n > 1, an ID N whose N - n .. N + n - 1 are reserved for the caller), PostgreSQL''s nextval() for any other.';
 
 CREATE FUNCTION uid_sequence_currval(seq regclass)
 RETURNS bigint
@@ -1794,7 +1794,7 @@ BEGIN
     IF incr OPERATOR(pg_catalog.<) 1 OR incr OPERATOR(pg_catalog.>) 2048 THEN
         RAISE EXCEPTION 'sequence % has INCREMENT %, outside 1 .. 2048', seq, incr
             USING ERRCODE = '22023',
-                  DETAIL = 'Each nextval() of an adopted sequence reserves the 2 x INCREMENT - 1 IDs around its answer (for both of Hibernate''s pooled optimizers): at most one millisecond''s 4096.',
+                  DETAIL = 'Each nextval() of an adopted sequence reserves the 2 x INCREMENT IDs around its answer (for every Hibernate optimizer): at most one millisecond''s 4096.',
                   HINT = 'Lower the INCREMENT (Hibernate: allocationSize) to at most 2048 first; descending sequences cannot be adopted.';
     END IF;
     FOR users IN SELECT * FROM @extschema@.uid_sequence_columns(seq) LOOP
@@ -2012,7 +2012,7 @@ BEGIN
         EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %s', users.col, users.tbl) INTO m;
         top := GREATEST(top, m);
     END LOOP;
-    restart := top OPERATOR(pg_catalog.+) incr;
+    restart := top OPERATOR(pg_catalog.+) incr OPERATOR(pg_catalog.+) 1;
 
     IF label OPERATOR(pg_catalog.=) 'adopted' THEN
         steps := steps OPERATOR(pg_catalog.||) ARRAY[

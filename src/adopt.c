@@ -74,12 +74,14 @@
 #define UID_LABEL_PROVIDER	"uid"
 
 /*
- * The largest INCREMENT an adopted sequence may have: a call reserves the
- * 2n - 1 IDs around its answer (the n up to it and the n from it: both of
- * Hibernate's pooled optimizers are safe), and those must be consecutive
- * numbers, the sequence numbers of one millisecond (4096).
+ * The largest INCREMENT an adopted sequence may have: a call with INCREMENT
+ * n > 1 answers N and reserves the 2n IDs N - n .. N + n - 1, the n below
+ * it and the n from it, so that every Hibernate optimizer is safe (pooled
+ * takes N - n .. N - 1 in Hibernate 3.6 and N - n + 1 .. N in later
+ * versions, pooled-lo N .. N + n - 1).  They must be consecutive numbers:
+ * the sequence numbers of one millisecond (4096).
  */
-#define UID_ADOPT_MAX_INCREMENT	((UID_SEQ_PER_MS + 1) / 2)
+#define UID_ADOPT_MAX_INCREMENT	(UID_SEQ_PER_MS / 2)
 
 /* What this backend knows of one sequence it has called or planned. */
 typedef struct AdoptedSeq
@@ -482,8 +484,8 @@ PermissionDenied(Oid relid)
 
 /*
  * nextval(regclass) in a database with adoptions.  An adopted sequence:
- * the next uid ID, or with INCREMENT n the middle of 2n - 1 consecutive
- * IDs reserved for the caller.  Any other: PostgreSQL's nextval(), value for
+ * the next uid ID, or with INCREMENT n > 1 the ID N of a run of 2n
+ * consecutive IDs N - n .. N + n - 1 reserved for the caller.  Any other: PostgreSQL's nextval(), value for
  * value.  The lock is nextval's own: uid_unadopt() waits for it.
  */
 Datum
@@ -508,15 +510,14 @@ uid_sequence_nextval(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("adopted sequence %s has INCREMENT " INT64_FORMAT ", outside 1 .. %d",
 						get_rel_name(relid), seq->increment, UID_ADOPT_MAX_INCREMENT),
-				 errdetail("Each nextval() of an adopted sequence reserves 2 x INCREMENT - 1 "
+				 errdetail("Each nextval() of an adopted sequence reserves 2 x INCREMENT "
 						   "consecutive IDs, at most one millisecond's %d.", UID_SEQ_PER_MS),
 				 errhint("ALTER SEQUENCE %s INCREMENT with a value from 1 to %d.",
 						 get_rel_name(relid), UID_ADOPT_MAX_INCREMENT)));
 	if (seq->increment == 1)
 		id = UidGeneratorNextRun("nextval", 1);
 	else
-		id = UidGeneratorNextRun("nextval", (int) (2 * seq->increment - 1)) +
-			(seq->increment - 1);
+		id = UidGeneratorNextRun("nextval", (int) (2 * seq->increment)) + seq->increment;
 	seq->last = id;
 	seq->have_last = true;
 	last_is_uid = true;
