@@ -153,7 +153,7 @@ orders_table('orders_plain',    'orders_plain_seq',    1);
 orders_table('orders_lo_plain', 'orders_lo_plain_seq', 1);
 hibernate_load('plain sequence, pooled', 'orders_plain', 'orders_plain_seq', 'pooled', 'pooled');
 hibernate_load('plain sequence, pooled-lo', 'orders_lo_plain', 'orders_lo_plain_seq', 'pooled-lo', 'pooled-lo');
-# What a value N stands for, seen on the plain sequences, whose values 1 was
+# What a value N stands for, seen on the plain sequences, whose value 1 was
 # drawn before: Hibernate 3.6's pooled took N - 50 .. N - 1 from the first
 # value it got, 51 (later versions take N - 49 .. N); pooled-lo N .. N + 49.
 is($node->safe_psql('postgres', 'SELECT min(id) FROM orders_plain'),
