@@ -5,6 +5,7 @@
 -- of its own, dropped at the end.
 CREATE SCHEMA adopt;
 SET search_path = adopt, public;
+\set SHOW_CONTEXT never
 CREATE FUNCTION steps(text[]) RETURNS SETOF text LANGUAGE sql AS
 $$ SELECT regexp_replace(s, '[0-9]{12,}', 'N', 'g') FROM unnest($1) AS s $$;
 SELECT uid_from_time(now() - interval '1 minute') AS recent \gset

@@ -264,11 +264,9 @@ BEGIN
                 RAISE NOTICE 'column %.% already uses uid_next(): nothing to do', a_rel, a_col;
                 RETURN;
             END IF;
-            IF seq IS NULL OR att.expr OPERATOR(pg_catalog.!~) '^(pg_catalog\.)?nextval\(''[^'']*''::regclass\)$' THEN
-                IF seq IS NOT NULL AND att.expr OPERATOR(pg_catalog.~) 'uid_sequence_nextval\(' THEN
-                    RAISE NOTICE 'column %.% is adopted already (sequence %): nothing to do', a_rel, a_col, seq;
-                    RETURN;
-                END IF;
+            -- uid_sequence_nextval(): adopted, or restored without its
+            -- label (pg_dump --no-security-labels), which is set again below
+            IF seq IS NULL OR att.expr OPERATOR(pg_catalog.!~) '^(pg_catalog\.|[a-z_"]+\.)?(nextval|uid_sequence_nextval)\(''[^'']*''::regclass\)$' THEN
                 RAISE EXCEPTION 'column %.% has default %, which uid_adopt() does not replace', a_rel, a_col, att.expr
                     USING ERRCODE = '55000',
                           HINT = 'uid_adopt() moves columns whose default is nextval() of a sequence, identity columns and UUID columns.';
@@ -324,7 +322,11 @@ BEGIN
                WHERE l.objoid OPERATOR(pg_catalog.=) seq
                  AND l.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
                  AND l.provider OPERATOR(pg_catalog.=) 'uid') THEN
-        RAISE NOTICE 'sequence % is adopted already: nothing to do', seq;
+        IF rkind OPERATOR(pg_catalog.=) 'S' THEN
+            RAISE NOTICE 'sequence % is adopted already: nothing to do', seq;
+        ELSE
+            RAISE NOTICE 'column %.% is adopted already (sequence %): nothing to do', a_rel, a_col, seq;
+        END IF;
         RETURN;
     END IF;
     SELECT q.seqincrement, q.seqmin INTO incr, seq_min FROM pg_catalog.pg_sequence q

@@ -2,9 +2,9 @@
 # pg_restore (custom format, and plain SQL through psql): the adoptions come
 # back, the columns and sequences keep giving uid IDs above every stored
 # one, currval() and lastval() name them.  A dump without security labels
-# (pg_dump --no-security-labels) loses the adoptions' marks: the columns
-# still get uid IDs, and a direct nextval() of such a sequence fails
-# instead of returning a plain value.  (pg_upgrade: test/t/081_pg_upgrade.pl.)
+# (pg_dump --no-security-labels) loses the adoptions' marks: inserts and
+# nextval() fail (the sequences are at their maximum) instead of returning
+# plain values, until uid_adopt() sets the marks again.  (pg_upgrade: test/t/081_pg_upgrade.pl.)
 use strict;
 use warnings;
 
@@ -101,10 +101,13 @@ command_ok([ "$bindir/pg_restore", '--exit-on-error', '--dbname=' . $node->conns
 	'pg_restore of it');
 is($node->safe_psql('dst_nolabels', 'SELECT count(*) FROM uid_adoptions'), '0',
 	'without labels nothing is adopted');
+my ($state) = sqlstate_of($node, q{INSERT INTO orders (v) VALUES ('x')}, 'dst_nolabels');
+is($state, '2200H',
+	'an insert fails (the sequence is at its maximum) instead of storing a plain value');
+($state) = sqlstate_of($node, q{SELECT nextval('orders_id_seq')}, 'dst_nolabels');
+is($state, '2200H', 'and so does a direct nextval()');
+$node->safe_psql('dst_nolabels', q{SELECT count(*) FROM uid_adopt('orders')});
 is($node->safe_psql('dst_nolabels', "INSERT INTO orders (v) VALUES ('x') RETURNING id > $max"), 't',
-	'the column default still gives uid IDs');
-my ($state) = sqlstate_of($node, q{SELECT nextval('orders_id_seq')}, 'dst_nolabels');
-is($state, '2200H', 'and a direct nextval() of the sequence fails (its maximum is reached) instead of a plain value');
-
+	'uid_adopt() sets the label again: uid IDs again');
 $node->stop;
 done_testing();
