@@ -119,6 +119,101 @@ $$;
 COMMENT ON FUNCTION uid_require_owner(regclass, text) IS
 'Raises 42501 unless the current role has the privileges of the relation''s owner.';
 
+-- The relation uid_adopt() or uid_unadopt() was given: its kind ('S' a
+-- sequence, 'r' or 'p' a table), and for a table the column (default: its
+-- single-column primary key), once the caller is known to own it and,
+-- unless dry, the table is locked (the statement is returned in locked).
+CREATE FUNCTION uid_adopt_target(rel regclass, col name, fn text, dry boolean,
+                                 OUT kind "char", OUT column_name name, OUT locked text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF rel IS NULL THEN
+        RAISE EXCEPTION '%() needs a table or a sequence', fn USING ERRCODE = '22004';
+    END IF;
+    kind := (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) rel);
+    column_name := col;
+    IF kind OPERATOR(pg_catalog.=) 'S' THEN
+        IF col IS NOT NULL THEN
+            RAISE EXCEPTION 'a column was given for sequence %', rel
+                USING ERRCODE = '22023',
+                      HINT = 'Pass the table and its column, or the sequence alone.';
+        END IF;
+        RETURN;
+    END IF;
+    IF kind OPERATOR(pg_catalog.<>) ALL (ARRAY['r', 'p']::"char"[]) THEN
+        RAISE EXCEPTION '% is neither a table nor a sequence', rel
+            USING ERRCODE = '42809',
+                  HINT = pg_catalog.format('%s() moves a table''s column, or a sequence, to uid.', fn);
+    END IF;
+    PERFORM @extschema@.uid_require_owner(rel, CASE fn WHEN 'uid_adopt' THEN 'adopt it' ELSE 'unadopt it' END);
+    IF NOT dry THEN
+        -- no insert runs while the column changes, and none of the rows
+        -- read later is then still being written
+        locked := pg_catalog.format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', rel);
+        EXECUTE locked;
+    END IF;
+    IF col IS NULL THEN
+        SELECT pg_catalog.min(a.attname) INTO column_name
+        FROM pg_catalog.pg_index i
+        JOIN pg_catalog.pg_attribute a
+          ON a.attrelid OPERATOR(pg_catalog.=) i.indrelid
+         AND a.attnum OPERATOR(pg_catalog.=) i.indkey[0]
+        WHERE i.indrelid OPERATOR(pg_catalog.=) rel AND i.indisprimary
+          AND i.indnatts OPERATOR(pg_catalog.=) 1;
+        IF column_name IS NULL THEN
+            RAISE EXCEPTION 'table % has no single-column primary key', rel
+                USING ERRCODE = '22023', HINT = pg_catalog.format('Name the column: %s(''table'', ''column'').', fn);
+        END IF;
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION uid_adopt_target(regclass, name, text, boolean) IS
+'The relation given to uid_adopt() or uid_unadopt(): its kind and column, the caller checked as its owner, the table locked unless dry.';
+
+-- The other tables that draw from seq, and seq itself, locked: the
+-- statements, run.  ALTER SEQUENCE ... NO CYCLE takes the lock nextval()
+-- waits for (LOCK TABLE does not take sequences); an adopted sequence never
+-- cycles.  Every table must be the caller's.
+CREATE FUNCTION uid_adopt_lock(seq regclass, locked_already regclass, fn text, dry boolean)
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    users record;
+    s     text;
+BEGIN
+    PERFORM @extschema@.uid_require_owner(seq, CASE fn WHEN 'uid_adopt' THEN 'adopt it' ELSE 'unadopt it' END);
+    FOR users IN SELECT * FROM @extschema@.uid_sequence_columns(seq) LOOP
+        PERFORM @extschema@.uid_require_owner(users.tbl,
+            CASE fn WHEN 'uid_adopt' THEN 'adopt the sequence it uses' ELSE 'unadopt the sequence it uses' END);
+        IF users.kind OPERATOR(pg_catalog.=) 'identity' AND locked_already IS NULL THEN
+            RAISE EXCEPTION 'sequence % belongs to identity column %.%', seq, users.tbl, users.col
+                USING ERRCODE = '55000',
+                      HINT = pg_catalog.format('Pass the column: %s(%L, %L).', fn, users.tbl, users.col);
+        END IF;
+    END LOOP;
+    IF dry THEN
+        RETURN;
+    END IF;
+    FOR users IN SELECT DISTINCT u.tbl FROM @extschema@.uid_sequence_columns(seq) AS u
+                 WHERE u.tbl IS DISTINCT FROM locked_already LOOP
+        s := pg_catalog.format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', users.tbl);
+        EXECUTE s;
+        RETURN NEXT s;
+    END LOOP;
+    s := pg_catalog.format('ALTER SEQUENCE %s NO CYCLE', seq);
+    EXECUTE s;
+    RETURN NEXT s;
+END
+$$;
+
+COMMENT ON FUNCTION uid_adopt_lock(regclass, regclass, text, boolean) IS
+'Checks that the caller owns the sequence and every table that draws from it, and (unless dry) locks them: the statements run.';
+
 -- uid_adopt: see docs/adopting.md.  Runs as the caller (never SECURITY
 -- DEFINER): the caller must own everything it changes.
 CREATE FUNCTION uid_adopt(rel regclass, col name DEFAULT NULL,
@@ -153,43 +248,14 @@ DECLARE
     s         text;
     run_from  integer;
 BEGIN
-    IF a_rel IS NULL THEN
-        RAISE EXCEPTION 'uid_adopt() needs a table or a sequence' USING ERRCODE = '22004';
+    SELECT t.kind, t.column_name, t.locked INTO rkind, a_col, s
+    FROM @extschema@.uid_adopt_target(a_rel, a_col, 'uid_adopt', a_dry) AS t;
+    IF s IS NOT NULL THEN
+        steps := steps OPERATOR(pg_catalog.||) s;
     END IF;
-    rkind := (SELECT k_.relkind FROM pg_catalog.pg_class k_ WHERE k_.oid OPERATOR(pg_catalog.=) a_rel);
     IF rkind OPERATOR(pg_catalog.=) 'S' THEN
-        IF a_col IS NOT NULL THEN
-            RAISE EXCEPTION 'a column was given for sequence %', a_rel
-                USING ERRCODE = '22023',
-                      HINT = 'Pass the table and its column, or the sequence alone.';
-        END IF;
         seq := a_rel;
-    ELSIF rkind OPERATOR(pg_catalog.<>) ALL (ARRAY['r', 'p']::"char"[]) THEN
-        RAISE EXCEPTION '% is neither a table nor a sequence', a_rel
-            USING ERRCODE = '42809',
-                  HINT = 'uid_adopt() moves a table''s column, or a sequence, to uid.';
     ELSE
-        PERFORM @extschema@.uid_require_owner(a_rel, 'adopt it');
-        IF NOT a_dry THEN
-            -- no insert runs while the column changes, and none of the rows
-            -- read below is then still being written
-            s := pg_catalog.format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', a_rel);
-            EXECUTE s;
-            steps := steps OPERATOR(pg_catalog.||) s;
-        END IF;
-        IF a_col IS NULL THEN
-            SELECT pg_catalog.min(a.attname) INTO a_col
-            FROM pg_catalog.pg_index i
-            JOIN pg_catalog.pg_attribute a
-              ON a.attrelid OPERATOR(pg_catalog.=) i.indrelid
-             AND a.attnum OPERATOR(pg_catalog.=) i.indkey[0]
-            WHERE i.indrelid OPERATOR(pg_catalog.=) a_rel AND i.indisprimary
-              AND i.indnatts OPERATOR(pg_catalog.=) 1;
-            IF a_col IS NULL THEN
-                RAISE EXCEPTION 'table % has no single-column primary key', a_rel
-                    USING ERRCODE = '22023', HINT = 'Name the column: uid_adopt(''table'', ''column'').';
-            END IF;
-        END IF;
         SELECT a.attnum, a.atttypid, a.attidentity, a.attgenerated,
                pg_catalog.pg_get_expr(d.adbin, d.adrelid) AS expr, d.oid AS defoid
         INTO att
@@ -337,27 +403,9 @@ BEGIN
                   DETAIL = 'Each nextval() of an adopted sequence reserves the 2 x INCREMENT IDs around its answer (for every Hibernate optimizer): at most one millisecond''s 4096.',
                   HINT = 'Lower the INCREMENT (Hibernate: allocationSize) to at most 2048 first; descending sequences cannot be adopted.';
     END IF;
-    FOR users IN SELECT * FROM @extschema@.uid_sequence_columns(seq) LOOP
-        PERFORM @extschema@.uid_require_owner(users.tbl, 'adopt the sequence it uses');
-        IF users.kind OPERATOR(pg_catalog.=) 'identity' AND rkind OPERATOR(pg_catalog.=) 'S' THEN
-            RAISE EXCEPTION 'sequence % belongs to identity column %.%', seq, users.tbl, users.col
-                USING ERRCODE = '55000',
-                      HINT = pg_catalog.format('Adopt the column: uid_adopt(%L, %L).', users.tbl, users.col);
-        END IF;
-    END LOOP;
-    IF NOT a_dry THEN
-        FOR users IN SELECT DISTINCT u.tbl FROM @extschema@.uid_sequence_columns(seq) AS u
-                     WHERE u.tbl OPERATOR(pg_catalog.<>) a_rel OR rkind OPERATOR(pg_catalog.=) 'S' LOOP
-            s := pg_catalog.format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', users.tbl);
-            EXECUTE s;
-            steps := steps OPERATOR(pg_catalog.||) s;
-        END LOOP;
-        -- the sequence's own lock, which nextval() waits for (LOCK TABLE
-        -- does not take sequences); an adopted sequence never cycles
-        s := pg_catalog.format('ALTER SEQUENCE %s NO CYCLE', seq);
-        EXECUTE s;
-        steps := steps OPERATOR(pg_catalog.||) s;
-    END IF;
+    steps := steps OPERATOR(pg_catalog.||) ARRAY(
+        SELECT l FROM @extschema@.uid_adopt_lock(seq, CASE WHEN rkind OPERATOR(pg_catalog.<>) 'S' THEN a_rel END,
+                                                 'uid_adopt', a_dry) AS l);
 
     -- the largest value already handed out: in the columns (through their
     -- indexes) and by the sequence (values an application holds but has
@@ -456,33 +504,14 @@ DECLARE
     owner_col name;
     run_from integer;
 BEGIN
-    IF a_rel IS NULL THEN
-        RAISE EXCEPTION 'uid_unadopt() needs a table or a sequence' USING ERRCODE = '22004';
+    SELECT t.kind, t.column_name, t.locked INTO rkind, a_col, s
+    FROM @extschema@.uid_adopt_target(a_rel, a_col, 'uid_unadopt', a_dry) AS t;
+    IF s IS NOT NULL THEN
+        steps := steps OPERATOR(pg_catalog.||) s;
     END IF;
-    rkind := (SELECT k_.relkind FROM pg_catalog.pg_class k_ WHERE k_.oid OPERATOR(pg_catalog.=) a_rel);
     IF rkind OPERATOR(pg_catalog.=) 'S' THEN
         seq := a_rel;
-    ELSIF rkind OPERATOR(pg_catalog.<>) ALL (ARRAY['r', 'p']::"char"[]) THEN
-        RAISE EXCEPTION '% is neither a table nor a sequence', a_rel USING ERRCODE = '42809';
     ELSE
-        PERFORM @extschema@.uid_require_owner(a_rel, 'unadopt it');
-        IF NOT a_dry THEN
-            s := pg_catalog.format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', a_rel);
-            EXECUTE s;
-            steps := steps OPERATOR(pg_catalog.||) s;
-        END IF;
-        IF a_col IS NULL THEN
-            SELECT pg_catalog.min(a.attname) INTO a_col
-            FROM pg_catalog.pg_index i
-            JOIN pg_catalog.pg_attribute a
-              ON a.attrelid OPERATOR(pg_catalog.=) i.indrelid AND a.attnum OPERATOR(pg_catalog.=) i.indkey[0]
-            WHERE i.indrelid OPERATOR(pg_catalog.=) a_rel AND i.indisprimary
-              AND i.indnatts OPERATOR(pg_catalog.=) 1;
-            IF a_col IS NULL THEN
-                RAISE EXCEPTION 'table % has no single-column primary key', a_rel
-                    USING ERRCODE = '22023', HINT = 'Name the column: uid_unadopt(''table'', ''column'').';
-            END IF;
-        END IF;
         -- a UUID column back to version 4
         IF EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
                    JOIN pg_catalog.pg_attrdef d
@@ -517,6 +546,7 @@ BEGIN
         END IF;
     END IF;
 
+    PERFORM @extschema@.uid_require_owner(seq, 'unadopt it');
     SELECT l.label INTO label FROM pg_catalog.pg_seclabel l
     WHERE l.objoid OPERATOR(pg_catalog.=) seq
       AND l.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
@@ -525,24 +555,11 @@ BEGIN
         RAISE NOTICE 'sequence % is not adopted: nothing to do', seq;
         RETURN;
     END IF;
-    PERFORM @extschema@.uid_require_owner(seq, 'unadopt it');
-    FOR users IN SELECT * FROM @extschema@.uid_sequence_columns(seq) LOOP
-        PERFORM @extschema@.uid_require_owner(users.tbl, 'unadopt the sequence it uses');
-    END LOOP;
     SELECT q.seqincrement INTO incr FROM pg_catalog.pg_sequence q
     WHERE q.seqrelid OPERATOR(pg_catalog.=) seq;
-    IF NOT a_dry THEN
-        FOR users IN SELECT DISTINCT u.tbl FROM @extschema@.uid_sequence_columns(seq) AS u
-                     WHERE u.tbl OPERATOR(pg_catalog.<>) a_rel OR rkind OPERATOR(pg_catalog.=) 'S' LOOP
-            s := pg_catalog.format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', users.tbl);
-            EXECUTE s;
-            steps := steps OPERATOR(pg_catalog.||) s;
-        END LOOP;
-        -- waits for the transactions that took IDs from the sequence
-        s := pg_catalog.format('ALTER SEQUENCE %s NO CYCLE', seq);
-        EXECUTE s;
-        steps := steps OPERATOR(pg_catalog.||) s;
-    END IF;
+    steps := steps OPERATOR(pg_catalog.||) ARRAY(
+        SELECT l FROM @extschema@.uid_adopt_lock(seq, CASE WHEN rkind OPERATOR(pg_catalog.<>) 'S' THEN a_rel END,
+                                                 'uid_unadopt', a_dry) AS l);
     run_from := COALESCE(pg_catalog.array_length(steps, 1), 0) OPERATOR(pg_catalog.+) 1;
 
     -- above every stored value and every ID this server issued (blocks an

@@ -86,6 +86,8 @@ INSERT INTO decided VALUES
     ('uid_adopt(regclass,name,boolean,boolean)', true, true),
     ('uid_unadopt(regclass,name,boolean)', true, true),
     ('uid_require_owner(regclass,text)', true, true),
+    ('uid_adopt_target(regclass,name,text,boolean)', true, true),
+    ('uid_adopt_lock(regclass,regclass,text,boolean)', true, true),
     ('uid_sequence_nextval(regclass)', true, true),
     ('uid_sequence_currval(regclass)', true, true),
     ('uid_sequence_lastval()', true, true),
@@ -153,7 +155,7 @@ SELECT ok(NOT has_table_privilege('public', 'uid_counter_grants', 'SELECT'), 'PU
 SELECT ok(has_table_privilege('public', 'uid_adoptions', 'SELECT'), 'PUBLIC may read uid_adoptions');
 SELECT is_empty($$
     SELECT sig FROM uid_functions
-     WHERE sig ~ '^uid_(adopt|unadopt|require_owner|sequence_columns)\(' AND (prosecdef
+     WHERE sig ~ '^uid_(adopt|unadopt|require_owner|sequence_columns|adopt_target|adopt_lock)\(' AND (prosecdef
         OR proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp']) $$,
     'the adoption functions run as the caller, with search_path pinned');
 
