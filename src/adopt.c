@@ -552,8 +552,9 @@ uid_sequence_lastval(PG_FUNCTION_ARGS)
 		return lastval(fcinfo);
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(last_uid_seq)))
 		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("lastval is not yet defined in this session")));
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("lastval is not yet defined in this session"),
+				 errdetail("The sequence of the session's last nextval() was dropped.")));
 	LockRelationOid(last_uid_seq, AccessShareLock);
 	seq = LookupSeq(last_uid_seq);
 	if (!seq->may_read)
