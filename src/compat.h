@@ -142,4 +142,23 @@ typedef get_relation_info_hook_type uid_rel_hook_type;
 #define UID_BUILTIN_UUID_EXTRACT_TIMESTAMP_V7 InvalidOid
 #endif
 
+
+/* The planner hook: 19 passes the EXPLAIN state too. */
+#if PG_VERSION_NUM >= 190000
+#define UID_PLANNER_HOOK_PARAMS Query *parse, const char *query_string, int cursorOptions, \
+	ParamListInfo boundParams, ExplainState *es
+#define UID_PLANNER_HOOK_ARGS parse, query_string, cursorOptions, boundParams, es
+#else
+#define UID_PLANNER_HOOK_PARAMS Query *parse, const char *query_string, int cursorOptions, \
+	ParamListInfo boundParams
+#define UID_PLANNER_HOOK_ARGS parse, query_string, cursorOptions, boundParams
+#endif
+
+/* Whether the current user owns a relation: 16 renamed the check. */
+#if PG_VERSION_NUM >= 160000
+#define UidOwnsRelation(relid) object_ownercheck(RelationRelationId, (relid), GetUserId())
+#else
+#define UidOwnsRelation(relid) pg_class_ownercheck((relid), GetUserId())
+#endif
+
 #endif							/* UID_COMPAT_H */

@@ -501,6 +501,31 @@ uid_next(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The first ID of a run of count consecutive IDs (1..4096), all issued to
+ * the caller: the block an adopted sequence with an INCREMENT above 1 hands
+ * out (adopt.c).  A claim that the end of a millisecond cuts short is
+ * dropped (those IDs are never issued) and the run is claimed again in the
+ * next millisecond, so the run is always whole.
+ */
+int64
+UidGeneratorNextRun(const char *funcname, int count)
+{
+	Assert(count >= 1 && count <= UID_SEQ_PER_MS);
+	UidGeneratorCheckUsable(funcname);
+	for (;;)
+	{
+		uint64		first;
+		int			got;
+		int			worker;
+
+		first = UidReserve(count, &got, &worker);
+		UidStatsAdd(UID_COUNT_IDS, got);
+		if (got == count)
+			return UidCompose(UidStateMs(first), worker, UidStateSeq(first));
+	}
+}
+
+/*
  * The first claim of a uid_next_batch() call takes this many IDs; each
  * further claim twice as many as the one before, up to a millisecond's 4096.
  */

@@ -18,6 +18,7 @@ extern void UidGeneratorShmemExit(int code, Datum arg);
 extern int	UidGeneratorWorkerId(void);
 extern uint64 UidGeneratorLastState(void);
 extern void UidGeneratorWarnLayoutEnd(void);
+extern int64 UidGeneratorNextRun(const char *funcname, int count);
 
 /* ---- the grant API (lease_worker.c, lease.c) ---- */
 

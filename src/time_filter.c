@@ -682,8 +682,8 @@ ColumnIsAllV7(RewriteContext *cxt, Expr *v7_test)
  * The schema of the extension uid in this database, InvalidOid if it is not
  * installed (as get_extension_schema, which 15 does not export).
  */
-static Oid
-UidSchema(void)
+Oid
+UidExtensionSchema(void)
 {
 	Relation	rel;
 	ScanKeyData key;
@@ -712,7 +712,7 @@ UidSchema(void)
 static Oid
 UidFunction(const char *name, Oid argtype, PGFunction expected)
 {
-	Oid			schema = UidSchema();
+	Oid			schema = UidExtensionSchema();
 	char	   *schema_name = OidIsValid(schema) ? get_namespace_name(schema) : NULL;
 	Oid			funcid;
 

@@ -88,6 +88,8 @@ _PG_init(void)
 {
 	/* needs no shared memory: also when a query loads uid (time_filter.c) */
 	UidTimeFilterInit();
+	/* adopted sequences: the label provider has to be there for pg_restore */
+	UidAdoptInit();
 
 	/*
 	 * Not preloaded (CREATE EXTENSION or a decoder loaded us into a running

@@ -206,11 +206,16 @@ extern void UidMaskInit(void);
 /* ---- time_filter.c: time filters on IDs use the index on the ID ---- */
 
 extern void UidTimeFilterInit(void);
+extern Oid	UidExtensionSchema(void);
 /* the SQL functions it recognises by their address (layout.c, uuid7.c) */
 extern PGDLLEXPORT Datum uid_time(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum uid_decode(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum uuid7_time(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum uid_decode_uuid(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum uid_compat_uuid_extract_timestamp(PG_FUNCTION_ARGS);
+
+/* ---- adopt.c: adopted sequences ---- */
+
+extern void UidAdoptInit(void);
 
 #endif							/* UID_H */

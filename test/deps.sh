@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages that building and testing uid need: the
 # PostgreSQL 15 server and headers, pgTAP, the Perl test modules,
 # libfaketime, postgres_exporter (TAP 100), the engines the lease store tests
-# run (Patroni, etcd, pgbouncer), spin for the lease model (test/model), and
+# run (Patroni, etcd, pgbouncer), the clients of adopted sequences (TAP 120:
+# Hibernate with the JDBC driver and a JDK, PHP PDO, Perl DBD::Pg), spin for
+# the lease model (test/model), and
 # what test/build-pg.sh needs to build PostgreSQL 16 to 19 from source
 # (bison, flex, OpenSSL and zlib headers).  Needs root.  Safe to run again.
 set -euo pipefail
@@ -19,4 +21,6 @@ apt-get install -y -q --no-install-recommends \
 	"postgresql-$PG_MAJOR-pgtap" libtap-parser-sourcehandler-pgtap-perl \
 	libipc-run-perl faketime libfaketime prometheus-postgres-exporter \
 	bison flex zlib1g-dev xz-utils \
-	patroni python3-etcd etcd-server pgbouncer spin
+	patroni python3-etcd etcd-server pgbouncer spin \
+	libhibernate3-java libjavassist-java libslf4j-java libpostgresql-jdbc-java \
+	default-jdk-headless php-cli php-pgsql libdbd-pg-perl

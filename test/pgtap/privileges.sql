@@ -5,7 +5,7 @@
 -- to uid without a line here fails the first test.
 -- Runs against a server that preloads uid (test/pgtap.sh).
 BEGIN;
-SELECT plan(25);
+SELECT plan(27);
 
 CREATE TEMP TABLE decided (sig text PRIMARY KEY, public_may boolean NOT NULL,
                            pg_monitor_may boolean NOT NULL);
@@ -82,6 +82,17 @@ INSERT INTO decided VALUES
     ('uid_unmask(bigint,bytea)', true, true),
     ('uuid7_mask(uuid,bytea)', true, true),
     ('uuid7_unmask(uuid,bytea)', true, true),
+    -- adoption: ownership checked inside; the sequence functions check the sequence's privileges
+    ('uid_adopt(regclass,name,boolean,boolean)', true, true),
+    ('uid_unadopt(regclass,name,boolean)', true, true),
+    ('uid_require_owner(regclass,text)', true, true),
+    ('uid_adopt_target(regclass,name,text,boolean)', true, true),
+    ('uid_adopt_lock(regclass,regclass,text,boolean)', true, true),
+    ('uid_sequence_nextval(regclass)', true, true),
+    ('uid_sequence_currval(regclass)', true, true),
+    ('uid_sequence_lastval()', true, true),
+    ('uid_sequence_plain(anyelement)', true, true),
+    ('uid_sequence_columns(regclass)', true, true),
     -- pure checks and encodings, in a schema PUBLIC cannot use
     ('uid_counter._check_grant(text,regrole,text)', true, true),
     ('uid_counter._check_prefix(text)', true, true),
@@ -141,6 +152,12 @@ SELECT ok(has_table_privilege('pg_monitor', 'uid_stats', 'SELECT'), 'pg_monitor 
 SELECT ok(NOT has_table_privilege('public', 'uid_counters', 'SELECT'), 'PUBLIC may not read uid_counters');
 SELECT ok(NOT has_table_privilege('public', 'uid_counter_settings', 'SELECT'), 'PUBLIC may not read uid_counter_settings');
 SELECT ok(NOT has_table_privilege('public', 'uid_counter_grants', 'SELECT'), 'PUBLIC may not read uid_counter_grants');
+SELECT ok(has_table_privilege('public', 'uid_adoptions', 'SELECT'), 'PUBLIC may read uid_adoptions');
+SELECT is_empty($$
+    SELECT sig FROM uid_functions
+     WHERE sig ~ '^uid_(adopt|unadopt|require_owner|sequence_columns|adopt_target|adopt_lock)\(' AND (prosecdef
+        OR proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp']) $$,
+    'the adoption functions run as the caller, with search_path pinned');
 
 -- ---------------------------------------------------------------------------
 -- Operators the extension's objects use are pg_catalog's

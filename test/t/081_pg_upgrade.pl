@@ -99,6 +99,19 @@ sub upgrade_from
 	SELECT uid_ticket_next('invoices');
 	SELECT uid_counter_next('acme', 'REQ');});
 
+	# adopted tables in the database at the current version: a bigserial
+	# column and a sequence only an application calls (INCREMENT 50)
+	$old->safe_psql(
+		'postgres', q{
+	CREATE TABLE adopted (id bigserial PRIMARY KEY, n int);
+	INSERT INTO adopted (n) VALUES (1);
+	SELECT count(*) FROM uid_adopt('adopted');
+	INSERT INTO adopted (n) VALUES (2);
+	CREATE SEQUENCE hib_seq INCREMENT 50;
+	SELECT count(*) FROM uid_adopt('hib_seq');});
+	my $old_adopted_max = $old->safe_psql('postgres',
+		q{SELECT greatest(max(id), nextval('hib_seq') + 49) FROM adopted});
+
 	# A PostgreSQL limit, not uid's: Debian's 15.20 keeps a per-column
 	# option pg_attver that the pg_dump of an older minor release of a newer
 	# major copies into the dump, and that release's server rejects it, so
@@ -246,6 +259,17 @@ sub upgrade_from
 	# until retired by hand (there is no update to run), and are harmless.
 	is($new->safe_psql('postgres', $stand_ins_sql), "@carried",
 		'a database that was at the current version keeps them');
+
+	# Adopted sequences survive pg_upgrade: still adopted, still uid's IDs.
+	is($new->safe_psql('postgres',
+			q{SELECT string_agg(sequence::text || ':' || increment, ',' ORDER BY sequence::text) FROM uid_adoptions}),
+		'adopted_id_seq:1,hib_seq:50', 'after pg_upgrade: the sequences are still adopted');
+	is( $new->safe_psql('postgres', qq{
+	INSERT INTO adopted (n) VALUES (3)
+	RETURNING id > $old_adopted_max, currval('adopted_id_seq') = id, lastval() = id}),
+		't|t|t', 'the adopted column gets uid IDs above the old server\'s, and currval() and lastval() name them');
+	is($new->safe_psql('postgres', "SELECT nextval('hib_seq') - 50 > $old_adopted_max"), 't',
+		'nextval() of the adopted sequence: its whole block lies above the old IDs');
 
 	$new->stop;
 	return;

@@ -1,0 +1,176 @@
+# An ordinary role against adopted sequences.  uid is installed in schema
+# "ids"; the attacker (mallory, a plain login role with CREATE on schema
+# public, as on clusters upgraded from 14 or older) tries to make another
+# role's nextval() calls return something else:
+#  1. adopting, or unlabelling, a sequence and a table it does not own;
+#  2. labelling a sequence of its own that another role's table draws from;
+#  3. adopting a same-named sequence in another schema;
+#  4. functions named like uid's, planted in public, which is on everyone's
+#     search path (each would make mallory superuser if a superuser ran it);
+#  5. calling uid's sequence functions on a sequence it may not use.
+# Each attack fails, the victims' IDs come from uid (or from their plain
+# sequence), and mallory stays an ordinary role.
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use UidTap;
+
+my $node = uid_node('hostile_adopt', 'uid.worker_id' => 3);
+$node->start;
+
+sub as
+{
+	my ($role, $sql) = @_;
+	return $node->psql('app', $sql, extra_params => [ '-U', $role ]);
+}
+
+sub as_ok
+{
+	my ($role, $sql) = @_;
+	return $node->safe_psql('app', $sql, extra_params => [ '-U', $role ]);
+}
+
+# the SQLSTATE of a statement run as a role, which must fail
+sub state_as
+{
+	my ($role, $sql) = @_;
+	my ($ret, $out, $err) = $node->psql('app', "\\set VERBOSITY verbose\n$sql",
+		extra_params => [ '-U', $role ]);
+	my ($state) = $err =~ /ERROR:\s+([0-9A-Z]{5}):/;
+	return $state // "(none: exit $ret)";
+}
+
+my $recent;
+
+$node->safe_psql('postgres', q{
+	CREATE ROLE alice LOGIN;
+	CREATE ROLE mallory LOGIN;
+	CREATE DATABASE app;
+});
+$node->safe_psql('app', q{
+	GRANT CREATE ON SCHEMA public TO PUBLIC;
+	CREATE SCHEMA ids;
+	GRANT USAGE ON SCHEMA ids TO PUBLIC;
+	CREATE EXTENSION uid SCHEMA ids;
+	CREATE SCHEMA mal AUTHORIZATION mallory;
+	GRANT USAGE ON SCHEMA mal TO PUBLIC;
+	CREATE TABLE public.planted_calls (fn text);
+	GRANT INSERT ON public.planted_calls TO PUBLIC;
+});
+$recent = $node->safe_psql('app', q{SELECT ids.uid_from_time(now() - interval '1 minute')});
+
+# alice's tables: one adopted, one plain, one drawing from mallory's sequence
+as_ok('alice', q{
+	CREATE TABLE public.orders (id bigserial PRIMARY KEY, v text);
+	CREATE TABLE public.plain (id bigserial PRIMARY KEY, v text);
+	INSERT INTO public.orders (v) VALUES ('old');
+	INSERT INTO public.plain (v) VALUES ('old');
+	SELECT count(*) FROM ids.uid_adopt('public.orders');
+});
+as_ok('mallory', q{
+	CREATE SEQUENCE public.shared_seq;
+	GRANT USAGE ON SEQUENCE public.shared_seq TO alice;
+});
+as_ok('alice', q{CREATE TABLE public.uses_shared (id bigint PRIMARY KEY DEFAULT nextval('public.shared_seq'))});
+
+# --- 1. another role's table and sequence
+is(state_as('mallory', q{SELECT * FROM ids.uid_adopt('public.plain')}), '42501',
+	'mallory cannot adopt alice\'s table');
+is(state_as('mallory', q{SELECT * FROM ids.uid_adopt('public.plain_id_seq')}), '42501',
+	'nor her sequence');
+is(state_as('mallory', q{SECURITY LABEL FOR uid ON SEQUENCE public.plain_id_seq IS 'adopted'}), '42501',
+	'nor label it herself');
+is(state_as('mallory', q{SELECT * FROM ids.uid_unadopt('public.orders')}), '42501',
+	'mallory cannot unadopt alice\'s table');
+is(state_as('mallory', q{SECURITY LABEL FOR uid ON SEQUENCE public.orders_id_seq IS NULL}), '42501',
+	'nor remove its label');
+
+# --- 2. mallory's own sequence, drawn from by alice's table
+is(state_as('mallory', q{SECURITY LABEL FOR uid ON SEQUENCE public.shared_seq IS 'adopted'}), '42501',
+	'mallory cannot label her own sequence while alice\'s table draws from it');
+is(state_as('mallory', q{SELECT * FROM ids.uid_adopt('public.shared_seq')}), '42501',
+	'nor adopt it');
+is(as_ok('alice', q{INSERT INTO public.uses_shared DEFAULT VALUES RETURNING id}), '1',
+	'alice\'s table still gets the plain sequence\'s values');
+
+# --- 3. a same-named sequence in another schema, adopted by its owner
+as_ok('mallory', q{
+	CREATE SEQUENCE mal.orders_id_seq;
+	CREATE SEQUENCE mal.plain_id_seq;
+	SELECT count(*) FROM ids.uid_adopt('mal.plain_id_seq');
+});
+is(as_ok('alice', q{SET search_path = mal, public; INSERT INTO public.plain (v) VALUES ('x') RETURNING id}),
+	'2', 'adopting mal.plain_id_seq leaves alice\'s public.plain_id_seq alone');
+is(as_ok('alice', q{SELECT nextval('public.plain_id_seq')}), '3',
+	'and so does nextval() of it');
+
+# --- 4. functions named like uid's, planted in public
+as_ok('mallory', q{
+	CREATE FUNCTION public.uid_sequence_nextval(regclass) RETURNS bigint LANGUAGE plpgsql AS $$
+	BEGIN INSERT INTO public.planted_calls VALUES ('nextval');
+	      BEGIN ALTER ROLE mallory SUPERUSER; EXCEPTION WHEN OTHERS THEN NULL; END;
+	      RETURN 42; END $$;
+	CREATE FUNCTION public.uid_sequence_currval(regclass) RETURNS bigint LANGUAGE plpgsql AS $$
+	BEGIN INSERT INTO public.planted_calls VALUES ('currval');
+	      BEGIN ALTER ROLE mallory SUPERUSER; EXCEPTION WHEN OTHERS THEN NULL; END;
+	      RETURN 42; END $$;
+	CREATE FUNCTION public.uid_sequence_lastval() RETURNS bigint LANGUAGE plpgsql AS $$
+	BEGIN INSERT INTO public.planted_calls VALUES ('lastval');
+	      BEGIN ALTER ROLE mallory SUPERUSER; EXCEPTION WHEN OTHERS THEN NULL; END;
+	      RETURN 42; END $$;
+	CREATE FUNCTION public.uid_sequence_plain(anyelement) RETURNS anyelement LANGUAGE plpgsql AS $$
+	BEGIN INSERT INTO public.planted_calls VALUES ('plain');
+	      BEGIN ALTER ROLE mallory SUPERUSER; EXCEPTION WHEN OTHERS THEN NULL; END;
+	      RETURN $1; END $$;
+	CREATE FUNCTION public.uid_next() RETURNS bigint LANGUAGE plpgsql AS $$
+	BEGIN INSERT INTO public.planted_calls VALUES ('uid_next');
+	      BEGIN ALTER ROLE mallory SUPERUSER; EXCEPTION WHEN OTHERS THEN NULL; END;
+	      RETURN 42; END $$;
+});
+for my $who ('alice', 'postgres')
+{
+	my $row = as_ok($who, q{
+		INSERT INTO public.orders (v) VALUES ('new') RETURNING id, currval('public.orders_id_seq') = id, lastval() = id});
+	my ($id, $cur, $last) = split /\|/, $row;
+	cmp_ok($id, '>', $recent, "$who\'s insert into the adopted table gets a uid ID");
+	is("$cur|$last", 't|t', "and currval() and lastval() name it ($who)");
+	cmp_ok(as_ok($who, q{SELECT nextval('public.orders_id_seq')}), '>', $recent,
+		"$who\'s nextval() of the adopted sequence is uid's");
+}
+as_ok('postgres', q{
+	CREATE TABLE public.ident (id bigint GENERATED ALWAYS AS IDENTITY, who text);
+	CREATE TABLE public.more (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY);
+	SELECT count(*) FROM ids.uid_adopt('public.more');
+	SELECT count(*) FROM ids.uid_unadopt('public.more');
+	INSERT INTO public.ident (who) VALUES ('postgres');
+});
+is($node->safe_psql('app', 'SELECT count(*) FROM public.planted_calls'), '0',
+	'none of the planted functions ever ran (the planner calls uid\'s own, by their identity)');
+is($node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'mallory'}), 'f',
+	'mallory is no superuser');
+
+# --- 5. uid's sequence functions on a sequence mallory may not use
+is(state_as('mallory', q{SELECT ids.uid_sequence_nextval('public.orders_id_seq')}), '42501',
+	'uid_sequence_nextval() checks the sequence\'s privileges');
+is(state_as('mallory', q{SELECT nextval('public.orders_id_seq')}), '42501',
+	'and so does nextval() of the adopted sequence');
+is(state_as('mallory', q{SELECT ids.uid_sequence_nextval('public.plain_id_seq')}), '42501',
+	'and of a plain one (PostgreSQL\'s own check)');
+as_ok('alice', q{GRANT USAGE ON SEQUENCE public.orders_id_seq TO mallory});
+cmp_ok(as_ok('mallory', q{SELECT nextval('public.orders_id_seq')}), '>', $recent,
+	'once granted USAGE, mallory gets uid IDs from it');
+is(state_as('mallory', q{SELECT ids.uid_sequence_currval('public.orders_id_seq')}), '55000',
+	'currval() before nextval() in the session: not yet defined');
+
+# the adoption is intact
+is($node->safe_psql('app', q{SELECT string_agg(sequence::text, ',' ORDER BY sequence::text) FROM ids.uid_adoptions}),
+	'mal.plain_id_seq,orders_id_seq', 'the adoptions are the owners\' only');
+
+$node->stop;
+done_testing();
