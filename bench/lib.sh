@@ -550,6 +550,8 @@ bench_report() {
 	  FROM med WHERE suite = 'durability' GROUP BY candidate ORDER BY candidate" |
 		sed 's/^/| /; s/$/ |/' | bench_md_table
 	bench_report_time_filters
+	echo
+	bench_report_adopt
 	} | tee "$out/report.md"
 	q -c "\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 }
@@ -589,9 +591,12 @@ GP
 bench_main() {
 	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_PGB=3 ROUNDS_INS=3 INSN=1000000 DURN=1000000
 	TFN=2000000 ROUNDS_TF=5 TF_REPS=4 TF_PAIRS=10 TF_REPS_OFF=2
-	if [ "${1:-}" = --quick ]; then
+	ADOPT_SIZES=(10000 1000000 10000000) ROUNDS_ADOPT=7 ROUNDS_ADOPT_PGB=5 ADOPT_PGB_T=5 PLANN=100000
+	# --quick, also after the name of one suite (--adopt --quick)
+	if [[ " $* " == *" --quick "* ]]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
 		ROUNDS_TF=2 TF_REPS=2 TF_PAIRS=5 TF_REPS_OFF=1
+		ADOPT_SIZES=(10000 1000000) ROUNDS_ADOPT=3 ROUNDS_ADOPT_PGB=1 ADOPT_PGB_T=2 PLANN=20000
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
@@ -608,6 +613,22 @@ bench_main() {
 		echo "PostgreSQL $(q -c 'SHOW server_version'); medians of $ROUNDS rounds; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 		echo
 		bench_report_bulk_cap
+		} | tee "$out/report.md"
+		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
+		return
+	fi
+	# --adopt: that suite alone
+	if [ "${1:-}" = --adopt ]; then
+		bench_adopt
+		bench_medians
+		echo
+		{
+		echo "# uid benchmark: adoption"
+		echo
+		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
+		echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+		echo
+		bench_report_adopt
 		} | tee "$out/report.md"
 		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 		return
@@ -634,6 +655,7 @@ bench_main() {
 	bench_inserts
 	bench_durability
 	bench_time_filters
+	bench_adopt
 	echo
 	bench_report "$out"
 	bench_plots "$out"
