@@ -12,7 +12,16 @@ ADOPT_DBS=(adopt_none adopt_on)
 qd() { local db=$1; shift; psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 
 # What every adoption database holds: uid, pgbench's tables (scale 1), a
-# plain sequence, and bench_ms() and bench_planned_ms().
+# plain sequence, and bench_times() and bench_planned().
+# Runs statement $3 in database $2 (bench_times) and records both times:
+# record_times suite candidate round metric divisor db statement.
+record_times() {
+	local t stmt=${7//\'/\'\'}
+	t=$(qd "$6" -F ' ' -c "SELECT * FROM bench_times('$stmt')")
+	record "$1" "$2" 1 "$3" "$4" "${t% *} * $5"
+	record "$1" "$2" 1 "$3" "cpu_$4" "${t#* } * $5"
+}
+
 bench_adopt_setup() {
 	local db
 	for db in "${ADOPT_DBS[@]}" adopt_size; do
@@ -20,27 +29,26 @@ bench_adopt_setup() {
 		qd "$db" <<'SQL'
 CREATE EXTENSION uid;
 CREATE SEQUENCE plain_seq;
-CREATE FUNCTION bench_ms(stmt text) RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz;
-BEGIN
-    t0 := clock_timestamp();
-    EXECUTE stmt;
-    RETURN extract(epoch FROM clock_timestamp() - t0) * 1000;
-END $$;
--- ms elapsed and ms on the CPU (/proc/self/schedstat, which other load on
--- the machine does not inflate) of n statements each parsed and planned
--- anew (EXECUTE keeps no plan): pgbench -S's query, without the client
-CREATE FUNCTION bench_planned(n int, OUT wall_ms float8, OUT cpu_ms float8)
+-- ms elapsed and ms on the backend's CPU (/proc/self/schedstat, which
+-- other load on the machine does not inflate) of one statement
+CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
 LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz; c0 bigint; b int;
+DECLARE t0 timestamptz; c0 bigint;
 BEGIN
     c0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
     t0 := clock_timestamp();
+    EXECUTE stmt;
+    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
+END $$;
+-- n statements each parsed and planned anew (EXECUTE keeps no plan):
+-- pgbench -S's query, without the client
+CREATE FUNCTION bench_planned(n int) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE b int;
+BEGIN
     FOR i IN 1..n LOOP
         EXECUTE 'SELECT abalance FROM pgbench_accounts WHERE aid = $1' INTO b USING 1 + i % 100000;
     END LOOP;
-    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
 END $$;
 SQL
 	done
@@ -64,7 +72,7 @@ bench_adopt_size() {
 		qd adopt_size <<SQL
 CREATE TABLE t$n (id bigserial, pad int NOT NULL DEFAULT 0);
 INSERT INTO t$n (id) SELECT g FROM generate_series(1, $n) g;
-SELECT setval('t${n}_id_seq', $n);
+SELECT setval('t${n}_id_seq', $n) \\g /dev/null
 ALTER TABLE t$n ADD PRIMARY KEY (id);
 VACUUM ANALYZE t$n;
 SQL
@@ -72,10 +80,8 @@ SQL
 	for ((r = 1; r <= ROUNDS_ADOPT; r++)); do
 		while IFS= read -r n; do
 			# each in a session of its own, as an operator runs it
-			ms=$(qd adopt_size -c "SELECT bench_ms('SELECT count(*) FROM uid_adopt(''t$n'')')")
-			record adopt_size "$n" 1 "$r" adopt_ms "$ms"
-			ms=$(qd adopt_size -c "SELECT bench_ms('SELECT count(*) FROM uid_unadopt(''t$n'')')")
-			record adopt_size "$n" 1 "$r" unadopt_ms "$ms"
+			record_times adopt_size "$n" "$r" adopt_ms 1 adopt_size "SELECT count(*) FROM uid_adopt('t$n')"
+			record_times adopt_size "$n" "$r" unadopt_ms 1 adopt_size "SELECT count(*) FROM uid_unadopt('t$n')"
 		done < <(rotated "$r" "${ADOPT_SIZES[@]}")
 	done
 	# check: the largest table took new IDs while adopted
@@ -96,15 +102,15 @@ ADOPT_PERCALL=(
 )
 
 bench_adopt_percall() {
-	local r c db name expr div n ms
+	local r c db name expr div n
 	echo "adopt per call: $ROUNDS rounds of $N calls each (N / 100 with INCREMENT 50)"
 	for ((r = 1; r <= ROUNDS; r++)); do
 		while IFS= read -r c; do
 			IFS='|' read -r db name expr div <<<"$c"
 			# INCREMENT 50 reserves 100 IDs a call: as many IDs as the others
 			n=$((N / div))
-			ms=$(qd "$db" -c "SELECT bench_ms('SELECT count(f) FROM (SELECT $(sed "s/'/''/g" <<<"$expr") AS f FROM generate_series(1, $n)) s')")
-			record adopt_percall "$db/$name" 1 "$r" ns_per_call "$ms * 1e6 / $n"
+			record_times adopt_percall "$db/$name" "$r" ns_per_call "1e6 / $n" "$db" \
+				"SELECT count(f) FROM (SELECT $expr AS f FROM generate_series(1, $n)) s"
 		done < <(rotated "$r" "${ADOPT_PERCALL[@]}")
 	done
 }
@@ -113,7 +119,7 @@ bench_adopt_percall() {
 # prepared (planned once) and -M simple (planned every time, so the hook
 # searches every statement), and the same query planned anew in the server.
 bench_adopt_overhead() {
-	local r c db mode tps t
+	local r c db mode tps
 	local cands=()
 	for db in "${ADOPT_DBS[@]}"; do
 		for mode in simple prepared; do cands+=("$db|$mode"); done
@@ -130,10 +136,7 @@ bench_adopt_overhead() {
 	echo "adopt overhead: $ROUNDS rounds of $PLANN statements planned in the server"
 	for ((r = 1; r <= ROUNDS; r++)); do
 		while IFS= read -r db; do
-			# one untimed run: a new session reads the catalogs first
-			t=$(qd "$db" -F ' ' -c "SELECT * FROM bench_planned(100)" -c "SELECT * FROM bench_planned($PLANN)" | tail -1)
-			record adopt_planned "$db" 1 "$r" ns_per_stmt "${t% *} * 1e6 / $PLANN"
-			record adopt_planned "$db" 1 "$r" cpu_ns_per_stmt "${t#* } * 1e6 / $PLANN"
+			record_times adopt_planned "$db" "$r" ns_per_stmt "1e6 / $PLANN" "$db" "SELECT bench_planned($PLANN)"
 		done < <(rotated "$r" "${ADOPT_DBS[@]}")
 	done
 }
@@ -151,38 +154,41 @@ bench_report_adopt() {
 	echo "## Adoption: uid_adopt() by table size"
 	echo
 	echo "A bigserial primary key of each size adopted and unadopted $ROUNDS_ADOPT times (sizes"
-	echo "alternated), each call in a session of its own; x_$small: the median over the"
-	echo "median for $small rows. Target: adopt x_$small about 1 (max(id) is read through the"
+	echo "alternated), each call in a session of its own; ms elapsed and (cpu_) on the"
+	echo "backend's CPU; x_$small: the median over the median for $small rows. Target: adopt x_$small about 1 (max(id) is read through the"
 	echo "index, the rest is metadata)."
 	echo
 	qh -F ' | ' -c "
-	  SELECT a.candidate::bigint AS rows_, round(a.v::numeric, 1) AS adopt_ms,
-	         round((a.v / a0.v)::numeric, 2) AS adopt_x_$small,
-	         round(u.v::numeric, 1) AS unadopt_ms,
-	         round((u.v / u0.v)::numeric, 2) AS unadopt_x_$small
-	  FROM med a
-	  JOIN med u ON u.suite = 'adopt_size' AND u.candidate = a.candidate AND u.metric = 'unadopt_ms'
-	  JOIN med a0 ON a0.suite = 'adopt_size' AND a0.candidate = '$small' AND a0.metric = 'adopt_ms'
-	  JOIN med u0 ON u0.suite = 'adopt_size' AND u0.candidate = '$small' AND u0.metric = 'unadopt_ms'
-	  WHERE a.suite = 'adopt_size' AND a.metric = 'adopt_ms'
-	  ORDER BY 1" | sed 's/^/| /; s/$/ |/; s/rows_/rows/' | bench_md_table
+	  WITH m AS (SELECT candidate::bigint AS n, metric, v FROM med WHERE suite = 'adopt_size')
+	  SELECT m.n AS rows_, m.metric, round(m.v::numeric, 1) AS ms,
+	         round((m.v / b.v)::numeric, 2) AS x_$small
+	  FROM m JOIN m b ON b.n = $small AND b.metric = m.metric
+	  ORDER BY m.metric, m.n" | sed 's/^/| /; s/$/ |/; s/rows_/rows/' | bench_md_table
 	echo
 	echo "## Adoption: per call, one backend ($N calls; INCREMENT 50: $((N / 100)) calls, 100 IDs each)"
 	echo
 	echo "adopt_on: a database with adopted sequences (nextval() goes through"
 	echo "uid_sequence_nextval(), which hands a plain sequence to PostgreSQL's nextval());"
-	echo "adopt_none: a database without. Targets: adopted nextval x_uid_next <= 1.2;"
-	echo "adopt_on/nextval(plain) x_plain_here: what the detour costs a plain sequence."
+	echo "adopt_none: a database without; x_uid_next: over uid_next() in the same database,"
+	echo "x_plain_none: over a plain nextval() where nothing is adopted; elapsed and (cpu_)"
+	echo "on the backend's CPU. Targets: adopted nextval x_uid_next <= 1.2;"
+	echo "adopt_on/nextval(plain) x_plain_none: what the detour costs a plain sequence."
 	echo
 	qh -F ' | ' -c "
 	  SELECT m.candidate, round(m.v::numeric, 1) AS ns_per_call,
 	         round((m.v / CASE WHEN m.candidate LIKE '%INCREMENT 50%' THEN 100 ELSE 1 END)::numeric, 1) AS ns_per_id,
 	         round((m.v / u.v)::numeric, 2) AS x_uid_next,
-	         round((m.v / p.v)::numeric, 2) AS x_plain_here
+	         round((m.v / p.v)::numeric, 2) AS x_plain_none,
+	         round(c.v::numeric, 1) AS cpu_ns_per_call,
+	         round((c.v / cu.v)::numeric, 2) AS cpu_x_uid_next,
+	         round((c.v / cp.v)::numeric, 2) AS cpu_x_plain_none
 	  FROM med m
-	  JOIN med u ON u.suite = 'adopt_percall' AND u.candidate = split_part(m.candidate, '/', 1) || '/uid_next'
-	  JOIN med p ON p.suite = 'adopt_percall' AND p.candidate = 'adopt_none/nextval(plain)'
-	  WHERE m.suite = 'adopt_percall' ORDER BY m.candidate" | sed 's/^/| /; s/$/ |/' | bench_md_table
+	  JOIN med u ON u.suite = m.suite AND u.metric = m.metric AND u.candidate = split_part(m.candidate, '/', 1) || '/uid_next'
+	  JOIN med p ON p.suite = m.suite AND p.metric = m.metric AND p.candidate = 'adopt_none/nextval(plain)'
+	  JOIN med c ON c.suite = m.suite AND c.metric = 'cpu_' || m.metric AND c.candidate = m.candidate
+	  JOIN med cu ON cu.suite = m.suite AND cu.metric = c.metric AND cu.candidate = u.candidate
+	  JOIN med cp ON cp.suite = m.suite AND cp.metric = c.metric AND cp.candidate = p.candidate
+	  WHERE m.suite = 'adopt_percall' AND m.metric = 'ns_per_call' ORDER BY m.candidate" | sed 's/^/| /; s/$/ |/' | bench_md_table
 	echo
 	echo "## Adoption: statements that use no sequence"
 	echo
