@@ -1,18 +1,21 @@
 # The adoption suite (uid_adopt(), src/adopt.c); sourced by bench/run.sh
-# after bench/lib.sh.  Three databases besides bench:
-#   adopt_none  uid installed, no sequence adopted (the planner hook's one
-#               check finds nothing)
-#   adopt_on    uid installed and the sequence adopted_seq adopted (every
+# after bench/lib.sh.  Databases besides bench, each with uid installed:
+#   adopt_none  no sequence adopted (the planner hook's one check finds
+#               nothing)
+#   adopt_on    the sequences adopted_seq and adopted_seq50 adopted (every
 #               planned statement is searched for sequence calls)
+#   adopt_a, adopt_b  pgbench's tables; in every round one of them has its
+#               sequence toggle_seq adopted and the other not, in turn, so
+#               that what tells the two databases apart cancels out
 #   adopt_size  tables of ADOPT_SIZES rows that are adopted and unadopted
 # Measurements are recorded in bench's result table like every other suite.
 
-ADOPT_DBS=(adopt_none adopt_on)
+ADOPT_DBS=(adopt_none adopt_on adopt_a adopt_b)
 
 qd() { local db=$1; shift; psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 
-# What every adoption database holds: uid, pgbench's tables (scale 1), a
-# plain sequence, and bench_times() and bench_planned().
+# What every adoption database holds: uid, a plain sequence, bench_times()
+# and bench_planned().
 # Runs statement $3 in database $2 (bench_times) and records both times:
 # record_times suite candidate round metric divisor db statement.
 record_times() {
@@ -52,8 +55,9 @@ BEGIN
 END $$;
 SQL
 	done
-	for db in "${ADOPT_DBS[@]}"; do
+	for db in adopt_a adopt_b; do
 		pgbench -i -q -s 1 "$db" >/dev/null 2>&1
+		qd "$db" -c "CREATE SEQUENCE toggle_seq"
 	done
 	qd adopt_on >/dev/null <<'SQL'
 CREATE SEQUENCE adopted_seq;
@@ -115,29 +119,35 @@ bench_adopt_percall() {
 	done
 }
 
-# 3. Statements that use no sequence: pgbench -S in each database, -M
-# prepared (planned once) and -M simple (planned every time, so the hook
-# searches every statement), and the same query planned anew in the server.
+# 3. Statements that use no sequence: pgbench -S, -M prepared (planned
+# once) and -M simple (planned every time, so the hook searches every
+# statement), and the same query planned anew $PLANN times in the server;
+# in adopt_a and adopt_b, one of them adopted in each round (candidate
+# adopt_on), the other not (adopt_none).
 bench_adopt_overhead() {
-	local r c db mode tps
+	local r c on off kind mode db tps
 	local cands=()
-	for db in "${ADOPT_DBS[@]}"; do
-		for mode in simple prepared; do cands+=("$db|$mode"); done
+	for kind in adopt_none adopt_on; do
+		for mode in simple prepared planned; do cands+=("$kind|$mode"); done
 	done
-	echo "adopt overhead: $ROUNDS_ADOPT_PGB rounds of ${ADOPT_PGB_T}s pgbench -S per database and mode"
+	echo "adopt overhead: $ROUNDS_ADOPT_PGB rounds of ${ADOPT_PGB_T}s pgbench -S and $PLANN statements planned in the server, per database"
 	for ((r = 1; r <= ROUNDS_ADOPT_PGB; r++)); do
+		on=adopt_a off=adopt_b
+		[ $((r % 2)) = 0 ] && on=adopt_b off=adopt_a
+		[ "$r" = 1 ] || qd "$off" -c "SELECT count(*) FROM uid_unadopt('toggle_seq')" >/dev/null
+		qd "$on" -c "SELECT count(*) FROM uid_adopt('toggle_seq')" >/dev/null
 		while IFS= read -r c; do
-			IFS='|' read -r db mode <<<"$c"
+			IFS='|' read -r kind mode <<<"$c"
+			db=$off
+			[ "$kind" = adopt_on ] && db=$on
+			if [ "$mode" = planned ]; then
+				record_times adopt_planned "$kind" "$r" ns_per_stmt "1e6 / $PLANN" "$db" "SELECT bench_planned($PLANN)"
+				continue
+			fi
 			tps=$(pgbench -n -S -M "$mode" -c 1 -j 1 -T "$ADOPT_PGB_T" "$db" 2>/dev/null |
 				sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p')
-			record adopt_pgbench "$db" 1 "$r" "tps_$mode" "${tps:-0}"
+			record adopt_pgbench "$kind" 1 "$r" "tps_$mode" "${tps:-0}"
 		done < <(rotated "$r" "${cands[@]}")
-	done
-	echo "adopt overhead: $ROUNDS rounds of $PLANN statements planned in the server"
-	for ((r = 1; r <= ROUNDS; r++)); do
-		while IFS= read -r db; do
-			record_times adopt_planned "$db" "$r" ns_per_stmt "1e6 / $PLANN" "$db" "SELECT bench_planned($PLANN)"
-		done < <(rotated "$r" "${ADOPT_DBS[@]}")
 	done
 }
 
@@ -192,9 +202,10 @@ bench_report_adopt() {
 	echo
 	echo "## Adoption: statements that use no sequence"
 	echo
-	echo "pgbench -S, 1 client, ${ADOPT_PGB_T}s runs alternated ($ROUNDS_ADOPT_PGB rounds), tps; planned:"
-	echo "pgbench -S's query parsed and planned anew $PLANN times in the server, ns per statement"
-	echo "elapsed and (cpu_) on the backend's CPU ($ROUNDS rounds). x_none: the cost (time, or 1/tps) over the database without adoption."
+	echo "Two databases alike, one of them with an adopted sequence in each round (adopt_on),"
+	echo "the other not (adopt_none), in turn; $ROUNDS_ADOPT_PGB rounds. pgbench -S, 1 client, ${ADOPT_PGB_T}s runs"
+	echo "alternated, tps; planned: pgbench -S's query parsed and planned anew $PLANN times in"
+	echo "the server, ns per statement elapsed and (cpu_) on the backend's CPU. x_none: the cost (time, or 1/tps) over the database without adoption."
 	echo "Target: x_none <= 1.01."
 	echo
 	qh -F ' | ' -c "
