@@ -14,10 +14,9 @@ ADOPT_DBS=(adopt_none adopt_on adopt_a adopt_b)
 
 qd() { local db=$1; shift; psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 
-# What every adoption database holds: uid, a plain sequence, bench_times()
-# and bench_planned().
-# Runs statement $3 in database $2 (bench_times) and records both times:
-# record_times suite candidate round metric divisor db statement.
+# record_times suite candidate round metric factor db statement: runs the
+# statement in the database with bench_times() and records both times
+# (metric and cpu_metric), each multiplied by factor.
 record_times() {
 	local t stmt=${7//\'/\'\'}
 	t=$(qd "$6" -F ' ' -c "SELECT * FROM bench_times('$stmt')")
@@ -25,6 +24,8 @@ record_times() {
 	record "$1" "$2" 1 "$3" "cpu_$4" "${t#* } * $5"
 }
 
+# What every adoption database holds: uid, a plain sequence, bench_times()
+# and bench_planned().
 bench_adopt_setup() {
 	local db
 	for db in "${ADOPT_DBS[@]}" adopt_size; do
@@ -32,18 +33,6 @@ bench_adopt_setup() {
 		qd "$db" <<'SQL'
 CREATE EXTENSION uid;
 CREATE SEQUENCE plain_seq;
--- ms elapsed and ms on the backend's CPU (/proc/self/schedstat, which
--- other load on the machine does not inflate) of one statement
-CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
-LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz; c0 bigint;
-BEGIN
-    c0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
-    t0 := clock_timestamp();
-    EXECUTE stmt;
-    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
-END $$;
 -- n statements each parsed and planned anew (EXECUTE keeps no plan):
 -- pgbench -S's query, without the client
 CREATE FUNCTION bench_planned(n int) RETURNS void LANGUAGE plpgsql AS $$
@@ -54,6 +43,7 @@ BEGIN
     END LOOP;
 END $$;
 SQL
+		bench_times_sql | qd "$db"
 	done
 	for db in adopt_a adopt_b; do
 		pgbench -i -q -s 1 "$db" >/dev/null 2>&1

@@ -106,6 +106,24 @@ bench_ticket_blocks() {
 	done
 }
 
+# bench_times(stmt): ms elapsed and ms on the backend's CPU
+# (/proc/self/schedstat, which other load on the machine does not inflate)
+# of one statement
+bench_times_sql() {
+	cat <<'SQL'
+CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
+LANGUAGE plpgsql AS $$
+DECLARE t0 timestamptz; c0 bigint;
+BEGIN
+    c0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
+    t0 := clock_timestamp();
+    EXECUTE stmt;
+    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
+END $$;
+SQL
+}
+
 record() {	# suite candidate clients round metric value
 	q -c "INSERT INTO result VALUES ('$1', '$2', $3, $4, '$5', $6)"
 }
@@ -138,18 +156,8 @@ CREATE TABLE bench_ids AS
 SELECT i, u, uid_to_text(i) AS ti, uuid_to_text(u) AS tu, uid_mask(i) AS mi, uuid7_mask(u) AS mu
 FROM (SELECT uid_next() AS i, uuid7() AS u FROM generate_series(1, $N)) s;
 CREATE TABLE exposing_floor (candidate text PRIMARY KEY, floor text);
--- ms elapsed and ms on the CPU of one statement
-CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
-LANGUAGE plpgsql AS \$\$
-DECLARE t0 timestamptz; c0 bigint;
-BEGIN
-    c0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
-    t0 := clock_timestamp();
-    EXECUTE stmt;
-    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
-END \$\$;
 SQL
+	bench_times_sql | q
 	q -c "VACUUM ANALYZE bench_ids"
 	for c in "${EXPOSING_CANDIDATES[@]}"; do
 		IFS='|' read -r name _ fl <<<"$c"
