@@ -7,7 +7,11 @@
 # (--toggle-collect=PortalRun): Ir per row minus the Ir per row of the
 # same query over a constant (the floor) is the cost of one call, executor
 # overhead included.  The inclusive Ir of uid_next / uuid7 themselves is also
-# printed.  As root it copies the tree for the postgres OS user, like
+# printed.  Then what the planner hook of adoption costs a statement that
+# uses no sequence: a primary key lookup parsed and planned anew, in a
+# database without an adopted sequence and with one, Ir per statement from
+# the difference of two loop lengths (so the first run's catalog reads drop
+# out).  As root it copies the tree for the postgres OS user, like
 # test/run.sh.  Environment: CG_ROWS (default 200000), PG_CONFIG.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -73,5 +77,36 @@ for k in uid_next uuid7; do
 			for (i = 2; i <= NF; i++) if ($i ~ /:/) f = $i;
 			sub(/.*\//, "", f);
 			printf "%10.1f  %s\n", c / (2 * n), f }'
+done
+
+# planned statements, without and with an adoption in the database
+# (single-user mode: one statement a line)
+postgres --single -D "$D/data" postgres >/dev/null <<'SQL'
+CREATE TABLE acc (aid int PRIMARY KEY, abalance int NOT NULL DEFAULT 0);
+INSERT INTO acc (aid) SELECT generate_series(1, 100000);
+CREATE SEQUENCE adopt_s;
+CREATE FUNCTION planned(n int) RETURNS void LANGUAGE plpgsql AS $$ DECLARE b int; BEGIN FOR i IN 1..n LOOP EXECUTE 'SELECT abalance FROM acc WHERE aid = $1' INTO b USING 1 + i % 100000; END LOOP; END $$;
+SQL
+PLN=2000
+declare -A pl
+for state in none adopted; do
+	if [ "$state" = adopted ]; then
+		echo "SELECT count(*) FROM uid_adopt('adopt_s');" | postgres --single -D "$D/data" postgres >/dev/null
+	fi
+	for n in $PLN $((3 * PLN)); do
+		echo "SELECT planned(100); SELECT planned($n);" >"$D/planned.sql"
+		valgrind --tool=callgrind --callgrind-out-file="$D/planned_${state}_$n.out" \
+			--toggle-collect=PortalRun --dump-instr=no \
+			postgres --single -D "$D/data" postgres <"$D/planned.sql" >/dev/null 2>"$D/planned.log"
+		pl[${state}_$n]=$(callgrind_annotate "$D/planned_${state}_$n.out" 2>/dev/null |
+			awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+	done
+done
+echo "== a primary key lookup parsed and planned anew: Ir per statement"
+printf '%-10s %12s %10s\n' database Ir_per_stmt x_none
+for state in none adopted; do
+	awk -v k="$state" -v a="${pl[${state}_$PLN]}" -v b="${pl[${state}_$((3 * PLN))]}" \
+		-v a0="${pl[none_$PLN]}" -v b0="${pl[none_$((3 * PLN))]}" -v n="$((2 * PLN))" 'BEGIN {
+		printf "%-10s %12.0f %10.4f\n", k, (b - a) / n, (b - a) / (b0 - a0) }'
 done
 echo "callgrind output in $D" >&2

@@ -106,6 +106,24 @@ bench_ticket_blocks() {
 	done
 }
 
+# bench_times(stmt): ms elapsed and ms on the backend's CPU
+# (/proc/self/schedstat, which other load on the machine does not inflate)
+# of one statement
+bench_times_sql() {
+	cat <<'SQL'
+CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
+LANGUAGE plpgsql AS $$
+DECLARE t0 timestamptz; c0 bigint;
+BEGIN
+    c0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
+    t0 := clock_timestamp();
+    EXECUTE stmt;
+    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
+END $$;
+SQL
+}
+
 record() {	# suite candidate clients round metric value
 	q -c "INSERT INTO result VALUES ('$1', '$2', $3, $4, '$5', $6)"
 }
@@ -138,18 +156,8 @@ CREATE TABLE bench_ids AS
 SELECT i, u, uid_to_text(i) AS ti, uuid_to_text(u) AS tu, uid_mask(i) AS mi, uuid7_mask(u) AS mu
 FROM (SELECT uid_next() AS i, uuid7() AS u FROM generate_series(1, $N)) s;
 CREATE TABLE exposing_floor (candidate text PRIMARY KEY, floor text);
--- ms elapsed and ms on the CPU of one statement
-CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
-LANGUAGE plpgsql AS \$\$
-DECLARE t0 timestamptz; c0 bigint;
-BEGIN
-    c0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
-    t0 := clock_timestamp();
-    EXECUTE stmt;
-    wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-    cpu_ms := (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint - c0) / 1e6;
-END \$\$;
 SQL
+	bench_times_sql | q
 	q -c "VACUUM ANALYZE bench_ids"
 	for c in "${EXPOSING_CANDIDATES[@]}"; do
 		IFS='|' read -r name _ fl <<<"$c"
@@ -550,6 +558,8 @@ bench_report() {
 	  FROM med WHERE suite = 'durability' GROUP BY candidate ORDER BY candidate" |
 		sed 's/^/| /; s/$/ |/' | bench_md_table
 	bench_report_time_filters
+	echo
+	bench_report_adopt
 	} | tee "$out/report.md"
 	q -c "\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 }
@@ -589,9 +599,12 @@ GP
 bench_main() {
 	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_PGB=3 ROUNDS_INS=3 INSN=1000000 DURN=1000000
 	TFN=2000000 ROUNDS_TF=5 TF_REPS=4 TF_PAIRS=10 TF_REPS_OFF=2
-	if [ "${1:-}" = --quick ]; then
+	ADOPT_SIZES=(10000 1000000 10000000) ROUNDS_ADOPT=7 ROUNDS_ADOPT_PGB=6 ADOPT_PGB_T=4 PLANN=100000
+	# --quick, also after the name of one suite (--adopt --quick)
+	if [[ " $* " == *" --quick "* ]]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
 		ROUNDS_TF=2 TF_REPS=2 TF_PAIRS=5 TF_REPS_OFF=1
+		ADOPT_SIZES=(10000 1000000) ROUNDS_ADOPT=3 ROUNDS_ADOPT_PGB=2 ADOPT_PGB_T=2 PLANN=20000
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
@@ -608,6 +621,22 @@ bench_main() {
 		echo "PostgreSQL $(q -c 'SHOW server_version'); medians of $ROUNDS rounds; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 		echo
 		bench_report_bulk_cap
+		} | tee "$out/report.md"
+		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
+		return
+	fi
+	# --adopt: that suite alone
+	if [ "${1:-}" = --adopt ]; then
+		bench_adopt
+		bench_medians
+		echo
+		{
+		echo "# uid benchmark: adoption"
+		echo
+		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
+		echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+		echo
+		bench_report_adopt
 		} | tee "$out/report.md"
 		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 		return
@@ -634,6 +663,7 @@ bench_main() {
 	bench_inserts
 	bench_durability
 	bench_time_filters
+	bench_adopt
 	echo
 	bench_report "$out"
 	bench_plots "$out"

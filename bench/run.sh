@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # uid benchmarks: one command, one throwaway server, one run, ratios.
 #
-#   sudo bash bench/run.sh            full run (about 10 minutes on 2 cores)
-#   sudo bash bench/run.sh --quick    fewer rounds and smaller sizes (a smoke run)
+#   sudo bash bench/run.sh            full run (about 17 minutes on 2 cores, 7 of
+#                                     them the adoption suite)
+#   sudo bash bench/run.sh --quick    fewer rounds and smaller sizes (a smoke run;
+#                                     also after a suite: --adopt --quick)
 #   sudo bash bench/run.sh --bulk-cap       only bulk generation against the layout cap
+#   sudo bash bench/run.sh --adopt    only adoption: uid_adopt() by table size,
+#                                     nextval() of an adopted sequence, and what
+#                                     the planner hook costs other statements
 #   sudo bash bench/run.sh --time-filters   only the time filter suite (natural
 #                                     filters against hand-written index forms)
 #
@@ -34,5 +39,6 @@ fi
 
 cd "$top"
 . bench/lib.sh
+. bench/adopt.sh
 uid_build_private_install
 bench_main "$@"
