@@ -26,7 +26,8 @@ OBJS = \
 	src/ff1.o \
 	src/decode.o \
 	src/mask.o \
-	src/time_filter.o
+	src/time_filter.o \
+	src/tenure.o
 
 # CREATE EXTENSION uid runs the install script of default_version
 # (uid.control) alone: sql/uid--1.3.sql.  The 1.0 install script and the

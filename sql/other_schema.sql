@@ -137,6 +137,15 @@ SELECT ids.uid_counter_grant('acme', 'regress_db_owner', 'TMP');
 SELECT ids.uid_counter_revoke('acme', 'regress_db_owner', 'TMP');
 SELECT tenant, prefix, role FROM ids.uid_counter_grants ORDER BY 1, 2, 3;
 
+-- the tenure ledger: this database is not the lease store, but the audit
+-- of a UUIDv7 column needs no ledger
+SELECT * FROM ids.uid_audit('public.ev', 'u');
+\set VERBOSITY terse
+SELECT * FROM ids.uid_tenures();
+SELECT * FROM ids.uid_whence(1);
+SELECT * FROM ids.uid_tenure_overlaps();
+\set VERBOSITY default
+
 -- Every function of uid in ids was called above (or, for the planner
 -- support function, used by the planner): a new function fails this until
 -- it is.
@@ -154,7 +163,8 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_stats', 'uid_stats_1_1', 'uid_stats_reset',
         'uid_ticket_create', 'uid_ticket_next', 'uid_ticket_next_block', 'uid_ticket_drop',
         'uid_counter_configure', 'uid_counter_set_range', 'uid_counter_unset_range',
-        'uid_counter_format', 'uid_counter_grant', 'uid_counter_revoke', 'uid_counter_next');
+        'uid_counter_format', 'uid_counter_grant', 'uid_counter_revoke', 'uid_counter_next',
+        'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit');
 
 -- The database owner owns public, not ids: dropping public with everything
 -- in it leaves uid, its counters, grants and tickets.

@@ -32,6 +32,7 @@ extern int	uid_lease_safety_margin_ms;
 extern int	uid_lease_max_clock_skew_ms;
 extern int	uid_lease_pool_size;
 extern bool uid_lease_wait_for_standbys;
+extern int	uid_lease_tenure_retention_s;
 
 extern const char *UidLeaseConfigProblem(const char **hint);
 
@@ -160,6 +161,7 @@ extern void UidStoreRelease(int worker_id, int64 token, const UidStoreHolder *ho
 extern void UidStoreCheckSessionLocks(int own_worker_id);
 extern void UidStoreWaitDurable(void);
 extern char *UidStoreTableSql(const char *schema, const char *owner);
+extern char *UidStoreTenureSelectSql(const char *schema);
 
 /* ---- lease_failure.c: the kind of a failure, carried in the error ---- */
 
