@@ -4,6 +4,7 @@
 #   sudo bash bench/run.sh            full run (about 10 minutes on 2 cores)
 #   sudo bash bench/run.sh --quick    fewer rounds and smaller sizes (a smoke run)
 #   sudo bash bench/run.sh --bulk-cap       only bulk generation against the layout cap
+#   sudo bash bench/run.sh --tenure   only the tenure ledger (uid_audit() against a scan, uid_whence())
 #   sudo bash bench/run.sh --time-filters   only the time filter suite (natural
 #                                     filters against hand-written index forms)
 #
