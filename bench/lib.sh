@@ -476,7 +476,7 @@ bench_tenure() {
 	q -c "SELECT uid_lease_table_sql(current_user)" | q
 	q <<SQL
 INSERT INTO uid_lease.tenure (worker_id, token, system_identifier, timeline, host, port, started_at, first_ms, last_ms, ended_at, ended_how)
-SELECT w, d * 16 + w + 1, 1, 1, 'bench', 5432, now(), 1767225600000 + d * 86400000, 1767225600000 + (d + 1) * 86400000 - 1, now(), 'released'
+SELECT w, d * 16 + w + 1, 1, 1, 'bench', 5432, now(), 1767225600000 + d::bigint * 86400000, 1767225600000 + (d + 1)::bigint * 86400000 - 1, now(), 'released'
 FROM generate_series(0, 15) AS w, generate_series(0, 29) AS d;
 CREATE TABLE bench_audit (id bigint);
 INSERT INTO bench_audit

@@ -140,6 +140,7 @@ SELECT tenant, prefix, role FROM ids.uid_counter_grants ORDER BY 1, 2, 3;
 -- the tenure ledger: this database is not the lease store, but the audit
 -- of a UUIDv7 column needs no ledger
 SELECT * FROM ids.uid_audit('public.ev', 'u');
+SELECT * FROM ids.uid_lease_ledger();
 \set VERBOSITY terse
 SELECT * FROM ids.uid_tenures();
 SELECT * FROM ids.uid_whence(1);
@@ -164,7 +165,7 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_ticket_create', 'uid_ticket_next', 'uid_ticket_next_block', 'uid_ticket_drop',
         'uid_counter_configure', 'uid_counter_set_range', 'uid_counter_unset_range',
         'uid_counter_format', 'uid_counter_grant', 'uid_counter_revoke', 'uid_counter_next',
-        'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit');
+        'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit', 'uid_lease_ledger');
 
 -- The database owner owns public, not ids: dropping public with everything
 -- in it leaves uid, its counters, grants and tickets.

@@ -126,34 +126,43 @@ BEGIN
             ORDER BY 1, 3$q$, src) USING skew_ms;
         RETURN;
     END IF;
-    -- uid_next() ids: a hash join on the worker id against the ledger's
-    -- windows, then counts per kind, worker id and day
+    -- uid_next() ids: a hash join on the worker id and the day against the
+    -- ledger's windows cut into days (one probe finds the one or two
+    -- tenures of that worker id and day), then counts per worker id and day
     RETURN QUERY EXECUTE pg_catalog.format($q$
         WITH t AS MATERIALIZED (
-                SELECT u.worker_id AS w, u.first_ms, u.last_ms FROM @extschema@.uid_tenures() AS u
+                SELECT u.worker_id AS w, b.d, u.first_ms, u.last_ms FROM @extschema@.uid_tenures() AS u,
+                     pg_catalog.generate_series(u.first_ms OPERATOR(pg_catalog./) 86400000,
+                                                u.last_ms OPERATOR(pg_catalog./) 86400000) AS b(d)
                 WHERE u.first_ms OPERATOR(pg_catalog.<=) u.last_ms),
-             e AS (SELECT pg_catalog.floor(pg_catalog.date_part('epoch'::pg_catalog.text, @extschema@.uid_time(0))
+             e AS MATERIALIZED (SELECT pg_catalog.floor(pg_catalog.date_part('epoch'::pg_catalog.text, @extschema@.uid_time(0))
                                            OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8 AS epoch_ms,
                           pg_catalog.floor(pg_catalog.date_part('epoch'::pg_catalog.text, pg_catalog.clock_timestamp())
                                            OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8 OPERATOR(pg_catalog.+) $1 AS until_ms),
-             i AS (SELECT s.v, (s.v OPERATOR(pg_catalog.>>) 22) OPERATOR(pg_catalog.+) e.epoch_ms AS ms,
+             i AS (SELECT s.v, m.ms, m.ms OPERATOR(pg_catalog./) 86400000 AS d,
                           ((s.v OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 1023)::pg_catalog.int4 AS w,
-                          e.until_ms
-                   FROM %s, e WHERE s.v IS NOT NULL),
-             k AS (SELECT CASE WHEN i.ms OPERATOR(pg_catalog.>) i.until_ms THEN 'future'
-                               WHEN t.w IS NULL OR i.v OPERATOR(pg_catalog.<) 0 THEN 'unexplained'
-                               ELSE 'explained' END AS kind,
-                          i.w, i.ms OPERATOR(pg_catalog./) 86400000 AS d, i.v
-                   FROM i LEFT JOIN t ON t.w OPERATOR(pg_catalog.=) i.w
+                          m.ms OPERATOR(pg_catalog.>) e.until_ms AS fut
+                   FROM %s CROSS JOIN e
+                   CROSS JOIN LATERAL (SELECT (s.v OPERATOR(pg_catalog.>>) 22) OPERATOR(pg_catalog.+) e.epoch_ms AS ms) AS m
+                   WHERE s.v IS NOT NULL),
+             k AS (SELECT i.w, i.d, i.v, i.fut,
+                          NOT i.fut AND (t.w IS NULL OR i.v OPERATOR(pg_catalog.<) 0) AS unexp
+                   FROM i LEFT JOIN t ON t.w OPERATOR(pg_catalog.=) i.w AND t.d OPERATOR(pg_catalog.=) i.d
                     AND i.ms OPERATOR(pg_catalog.>=) t.first_ms AND i.ms OPERATOR(pg_catalog.<=) t.last_ms),
-             g AS (SELECT k.kind, k.w, k.d, pg_catalog.count(*) AS n, pg_catalog.min(k.v) AS v
-                   FROM k GROUP BY k.kind, k.w, k.d)
-        SELECT g.kind, g.w, pg_catalog.timezone('UTC'::pg_catalog.text, pg_catalog.to_timestamp((g.d OPERATOR(pg_catalog.*) 86400)::pg_catalog.float8)
-                             )::pg_catalog.date,
-               g.n, CASE WHEN g.kind OPERATOR(pg_catalog.<>) 'explained'::pg_catalog.text THEN g.v::pg_catalog.text END
-        FROM g WHERE g.kind OPERATOR(pg_catalog.<>) 'explained'::pg_catalog.text
-        UNION ALL
-        SELECT 'total', g.w, NULL, pg_catalog.sum(g.n)::pg_catalog.int8, NULL FROM g GROUP BY g.w
+             g AS MATERIALIZED (SELECT k.w, k.d, pg_catalog.count(*) AS n,
+                          pg_catalog.count(*) FILTER (WHERE k.fut) AS nf, pg_catalog.min(k.v) FILTER (WHERE k.fut) AS vf,
+                          pg_catalog.count(*) FILTER (WHERE k.unexp) AS nu, pg_catalog.min(k.v) FILTER (WHERE k.unexp) AS vu
+                   FROM k GROUP BY k.w, k.d)
+        SELECT x.kind, x.w, CASE WHEN x.d IS NOT NULL THEN
+                   pg_catalog.timezone('UTC'::pg_catalog.text,
+                       pg_catalog.to_timestamp((x.d OPERATOR(pg_catalog.*) 86400)::pg_catalog.float8))::pg_catalog.date END,
+               x.n, x.v::pg_catalog.text
+        FROM (SELECT 'future'::pg_catalog.text AS kind, g.w, g.d, g.nf AS n, g.vf AS v FROM g
+              WHERE g.nf OPERATOR(pg_catalog.>) 0
+              UNION ALL
+              SELECT 'unexplained', g.w, g.d, g.nu, g.vu FROM g WHERE g.nu OPERATOR(pg_catalog.>) 0
+              UNION ALL
+              SELECT 'total', g.w, NULL, pg_catalog.sum(g.n)::pg_catalog.int8, NULL FROM g GROUP BY g.w) AS x
         ORDER BY 1, 2, 3$q$, src) USING skew_ms;
 END
 $$;
@@ -165,3 +174,31 @@ REVOKE ALL ON FUNCTION uid_tenures(integer), uid_whence(bigint), uid_tenure_over
     uid_audit(regclass, name, real) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION uid_tenures(integer), uid_whence(bigint), uid_tenure_overlaps(),
     uid_audit(regclass, name, real) TO pg_monitor;
+
+-- The ledger's state for monitoring: uid_lease_ledger(), and two columns
+-- more at the end of the uid_stats view.
+CREATE FUNCTION uid_lease_ledger(OUT tenures bigint, OUT tenure_overlaps bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_lease_ledger'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_lease_ledger() IS
+'The tenure ledger of the lease store as this server''s lease worker last counted it (every 10 s at most): tenures recorded, and pairs of tenures of one worker id that overlap (an alarm). NULL before the first count.';
+
+GRANT EXECUTE ON FUNCTION uid_lease_ledger() TO pg_monitor;
+
+CREATE OR REPLACE VIEW uid_stats AS
+SELECT s.worker_id, s.ids_issued, s.uuids_issued, s.batch_calls,
+       s.clock_waits, s.clock_refusals, s.max_clock_step_ms, s.overflow_waits,
+       s.reserve_writes, s.last_issued_at, s.reserved_until, s.clock_steps,
+       s.stats_reset, s.layout_ends_at, s.layout_days_left,
+       l.mode AS lease_mode, l.state AS lease_state, l.token AS lease_token,
+       l.expires_at AS lease_expires_at, l.renewed_at AS lease_renewed_at,
+       l.renewal_failures AS lease_renewal_failures, l.free_ids AS lease_free_ids,
+       t.tenures AS lease_tenures, t.tenure_overlaps AS lease_tenure_overlaps
+FROM @extschema@.uid_stats_1_1() s
+CROSS JOIN @extschema@.uid_lease_status() l
+CROSS JOIN @extschema@.uid_lease_ledger() t;
+
+COMMENT ON VIEW uid_stats IS
+'One row per server: worker id and lease, IDs and UUIDs issued, clock waits and refusals, overflow waits, durable reservation, days left in the layout, the tenure ledger''s tenures and overlaps.';

@@ -167,7 +167,7 @@ UidStoreIntParam(int64 v)
 }
 
 static void UidStoreTenureOpen(int worker_id, int64 token, UidStoreLease *lease);
-static void UidStoreTenureRenewed(int worker_id, int64 token, bool found);
+static void UidStoreTenureRenewed(int worker_id, int64 token, UidStoreLease *lease);
 static void UidStoreTenureReleased(int worker_id, int64 token);
 
 /* ---------------------------------------------------------------------------
@@ -803,7 +803,7 @@ UidStoreRenew(int worker_id, int64 token, const UidStoreHolder *holder,
 							 store_qtable, UidStoreOursSql(5), store_qtable), 8, params);
 	memset(lease, 0, sizeof(UidStoreLease));
 	lease->found = r->nrows == 1;
-	UidStoreTenureRenewed(worker_id, token, lease->found);
+	UidStoreTenureRenewed(worker_id, token, lease);
 	if (!lease->found)
 		return;
 	lease->token = token;
@@ -983,6 +983,33 @@ UidStoreWaitDurable(void)
 /* When the ledger was last pruned (this worker's clock, Unix ms); 0: not yet. */
 static int64 store_tenure_pruned_unix_ms = 0;
 
+/* When the ledger was last counted for uid_lease_status(), and how often. */
+static int64 store_tenure_counted_unix_ms = 0;
+#define UID_TENURE_COUNT_EVERY_MS	10000
+
+/*
+ * The ledger's state for uid_lease_status(): its tenures, and the pairs of
+ * tenures of one worker id whose (non-empty) windows overlap, as
+ * uid_tenure_overlaps() finds them (a store needs no uid to be counted).
+ */
+static void
+UidStoreTenureCount(UidStoreLease *lease)
+{
+	UidConnRows *r = UidConnExec(psprintf("SELECT (SELECT pg_catalog.count(*) FROM %s),"
+										  " (SELECT pg_catalog.count(*) FROM %s AS a JOIN %s AS b"
+										  "  ON b.worker_id OPERATOR(pg_catalog.=) a.worker_id"
+										  "  AND (a.first_ms OPERATOR(pg_catalog.<) b.first_ms"
+										  "   OR (a.first_ms OPERATOR(pg_catalog.=) b.first_ms"
+										  "    AND a.token OPERATOR(pg_catalog.<) b.token))"
+										  "  AND b.first_ms OPERATOR(pg_catalog.<=) a.last_ms"
+										  "  WHERE a.first_ms OPERATOR(pg_catalog.<=) a.last_ms"
+										  "  AND b.first_ms OPERATOR(pg_catalog.<=) b.last_ms)",
+										  store_qtenure, store_qtenure, store_qtenure), 0, NULL);
+
+	lease->tenures = UidStoreInt(r, 0, 0, 0, PG_INT64_MAX, "tenures");
+	lease->tenure_overlaps = UidStoreInt(r, 0, 1, 0, PG_INT64_MAX, "overlapping tenures");
+}
+
 /*
  * A new tenure, after UidStoreTake took worker_id: the open tenures of that
  * id under other tokens end (their lease expired: their last millisecond is
@@ -1031,9 +1058,10 @@ UidStoreTenureOpen(int worker_id, int64 token, UidStoreLease *lease)
  * than uid.lease_tenure_retention, at most once per retention or hour.
  */
 static void
-UidStoreTenureRenewed(int worker_id, int64 token, bool found)
+UidStoreTenureRenewed(int worker_id, int64 token, UidStoreLease *lease)
 {
 	const char *params[3];
+	bool		found = lease->found;
 	int64		now_ms = UidClockNowUnixMs();
 	int64		every_ms = Min((int64) uid_lease_tenure_retention_s * 1000, (int64) 3600 * 1000);
 
@@ -1060,6 +1088,14 @@ UidStoreTenureRenewed(int worker_id, int64 token, bool found)
 									" WHERE t.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
 									" AND t.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8"
 									" AND t.ended_at IS NULL", store_qtenure, store_qtable), 2, params);
+
+	lease->tenures = -1;
+	lease->tenure_overlaps = -1;
+	if (found && now_ms - store_tenure_counted_unix_ms >= UID_TENURE_COUNT_EVERY_MS)
+	{
+		UidStoreTenureCount(lease);
+		store_tenure_counted_unix_ms = now_ms;
+	}
 
 	if (every_ms <= 0 || now_ms - store_tenure_pruned_unix_ms < every_ms)
 		return;

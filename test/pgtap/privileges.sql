@@ -53,6 +53,7 @@ INSERT INTO decided VALUES
     ('uid_whence(bigint)', false, true),
     ('uid_tenure_overlaps()', false, true),
     ('uid_audit(regclass,name,real)', false, true),
+    ('uid_lease_ledger()', true, true),
     -- tickets: drawing decided by USAGE on each sequence; admin functions not PUBLIC's
     ('uid_ticket_create(text,integer,integer,integer)', false, false),
     ('uid_ticket_drop(text)', false, false),

@@ -6,8 +6,8 @@
 #    clock step back, and a store restart: afterwards no two tenures of one
 #    worker id overlap, and every issued id resolves to exactly one tenure,
 #    that of the server that issued it (uid_whence);
-#  - a hand-made overlap in the ledger is reported by uid_tenure_overlaps()
-#    and uid_whence();
+#  - a hand-made overlap in the ledger is reported by uid_tenure_overlaps(),
+#    uid_whence(), uid_lease_ledger() and uid_stats;
 #  - uid_audit() finds nothing on a clean table, and finds foreign ids and
 #    ids from the future (bigint and uuid columns);
 #  - a local store: the server's own tenures across restarts and kill -9;
@@ -187,10 +187,16 @@ INSERT INTO uid_lease.tenure (worker_id, token, system_identifier, timeline, hos
 VALUES (0, 42, 1, 1, 'intruder', 1, now(), $w0first, $w0first + 10)});
 is($gen1->safe_psql('postgres', 'SELECT count(*) FROM uid_tenure_overlaps() WHERE worker_id = 0 AND 42 IN (token_a, token_b)'),
 	'1', 'uid_tenure_overlaps() reports a hand-made overlap');
+ok(poll_within($gen1, 60, q{SELECT tenure_overlaps = 1 AND tenures > 5 FROM uid_lease_ledger()}),
+	'uid_lease_ledger() counts the overlap (and the tenures)');
+ok(poll_within($gen2, 60, q{SELECT lease_tenure_overlaps = 1 FROM uid_stats}),
+	'so does uid_stats on another server of the fleet');
 my $in_window = $gen1->safe_psql('postgres', "SELECT ($w0first - 1767225600000) << 22");
 is($gen1->safe_psql('postgres', "SELECT count(*) FROM uid_whence($in_window)"), '2',
 	'uid_whence() of an id in the overlap names both tenures');
 $coord->safe_psql('postgres', 'DELETE FROM uid_lease.tenure WHERE token = 42');
+ok(poll_within($gen1, 60, q{SELECT tenure_overlaps = 0 FROM uid_lease_ledger()}),
+	'uid_lease_ledger() counts no overlap once the intruder is gone');
 
 # --- an ordinary role: no reading through uid, no writing in the store
 $gen1->safe_psql('postgres', 'CREATE ROLE reader LOGIN');
@@ -229,6 +235,16 @@ is($local->safe_psql('postgres', q{SELECT count(*) FROM uid_audit('ids', 'id') W
 is( $local->safe_psql(
 		'postgres', q{SELECT count(*) FROM (SELECT id FROM ids ORDER BY random() LIMIT 20) AS s
 WHERE (SELECT count(*) FROM uid_whence(s.id)) <> 1}), '0', 'local store: uid_whence() names one tenure per id');
+# an ordinary role of the server (CREATE on public, as on clusters upgraded
+# from 14): the ledger's rows are neither readable through uid nor writable
+$local->safe_psql('postgres', 'CREATE ROLE mallory LOGIN; GRANT CREATE ON SCHEMA public TO PUBLIC');
+for my $sql ('SELECT * FROM uid_tenures()', 'DELETE FROM uid_lease.tenure',
+	'UPDATE uid_lease.tenure SET last_ms = first_ms')
+{
+	($ret, $out, $err) = $local->psql('postgres', $sql, extra_params => [ '-U', 'mallory' ]);
+	like($err, qr/permission denied/, "local store: an ordinary role may not: $sql");
+}
+is($local->safe_psql('postgres', 'SELECT count(*) FROM uid_tenures()'), '3', 'local store: the three tenures remain');
 $local->safe_psql('postgres', 'CREATE DATABASE other');
 $local->safe_psql('other', 'CREATE EXTENSION uid');
 ($ret, $out, $err) = $local->psql('other', 'SELECT * FROM uid_tenures()');
