@@ -73,6 +73,10 @@ CREATE FUNCTION uid_audit(tbl regclass, col name, sample real DEFAULT 1.0,
     OUT kind text, OUT worker_id integer, OUT day date, OUT ids bigint, OUT example text)
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE
+-- the planner cannot estimate the ledger's windows: a hash join and a hash
+-- aggregate, never sorts of the audited table
+SET enable_mergejoin = off
+SET enable_sort = off
 AS $$
 DECLARE
     a_tbl    ALIAS FOR $1;
@@ -81,6 +85,8 @@ DECLARE
     typ      oid;
     src      text;
     skew_ms  bigint;
+    epoch_ms bigint;
+    until_ms bigint;
 BEGIN
     IF a_tbl IS NULL OR a_col IS NULL THEN
         RAISE EXCEPTION 'uid_audit() needs a table and a column'
@@ -128,34 +134,40 @@ BEGIN
     END IF;
     -- uid_next() ids: a hash join on the worker id and the day against the
     -- ledger's windows cut into days (one probe finds the one or two
-    -- tenures of that worker id and day), then counts per worker id and day
+    -- tenures of that worker id and day), then counts per worker id and day;
+    -- times in ms since uid's epoch, as in the ids, so that each row costs
+    -- two shifts and a mask
+    epoch_ms := pg_catalog.floor(pg_catalog.date_part('epoch'::pg_catalog.text, @extschema@.uid_time(0))
+                                 OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8;
+    until_ms := pg_catalog.floor(pg_catalog.date_part('epoch'::pg_catalog.text, pg_catalog.clock_timestamp())
+                                 OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8
+                OPERATOR(pg_catalog.+) skew_ms OPERATOR(pg_catalog.-) epoch_ms;
     RETURN QUERY EXECUTE pg_catalog.format($q$
         WITH t AS MATERIALIZED (
-                SELECT u.worker_id AS w, b.d, u.first_ms, u.last_ms FROM @extschema@.uid_tenures() AS u,
-                     pg_catalog.generate_series(u.first_ms OPERATOR(pg_catalog./) 86400000,
-                                                u.last_ms OPERATOR(pg_catalog./) 86400000) AS b(d)
+                SELECT u.worker_id AS w, b.d, u.first_ms OPERATOR(pg_catalog.-) %2$s AS lo,
+                       u.last_ms OPERATOR(pg_catalog.-) %2$s AS hi
+                FROM @extschema@.uid_tenures() AS u,
+                     pg_catalog.generate_series((u.first_ms OPERATOR(pg_catalog.-) %2$s) OPERATOR(pg_catalog./) 86400000,
+                                                (u.last_ms OPERATOR(pg_catalog.-) %2$s) OPERATOR(pg_catalog./) 86400000) AS b(d)
                 WHERE u.first_ms OPERATOR(pg_catalog.<=) u.last_ms),
-             e AS MATERIALIZED (SELECT pg_catalog.floor(pg_catalog.date_part('epoch'::pg_catalog.text, @extschema@.uid_time(0))
-                                           OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8 AS epoch_ms,
-                          pg_catalog.floor(pg_catalog.date_part('epoch'::pg_catalog.text, pg_catalog.clock_timestamp())
-                                           OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8 OPERATOR(pg_catalog.+) $1 AS until_ms),
-             i AS (SELECT s.v, m.ms, m.ms OPERATOR(pg_catalog./) 86400000 AS d,
-                          ((s.v OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 1023)::pg_catalog.int4 AS w,
-                          m.ms OPERATOR(pg_catalog.>) e.until_ms AS fut
-                   FROM %s CROSS JOIN e
-                   CROSS JOIN LATERAL (SELECT (s.v OPERATOR(pg_catalog.>>) 22) OPERATOR(pg_catalog.+) e.epoch_ms AS ms) AS m
-                   WHERE s.v IS NOT NULL),
-             k AS (SELECT i.w, i.d, i.v, i.fut,
-                          NOT i.fut AND (t.w IS NULL OR i.v OPERATOR(pg_catalog.<) 0) AS unexp
-                   FROM i LEFT JOIN t ON t.w OPERATOR(pg_catalog.=) i.w AND t.d OPERATOR(pg_catalog.=) i.d
-                    AND i.ms OPERATOR(pg_catalog.>=) t.first_ms AND i.ms OPERATOR(pg_catalog.<=) t.last_ms),
+             i AS (SELECT s.v, s.v OPERATOR(pg_catalog.>>) 22 AS ms,
+                          (s.v OPERATOR(pg_catalog.>>) 22) OPERATOR(pg_catalog./) 86400000 AS d,
+                          ((s.v OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 1023)::pg_catalog.int4 AS w
+                   FROM %1$s WHERE s.v IS NOT NULL),
+             k AS (SELECT i.w, i.d, i.v,
+                          i.ms OPERATOR(pg_catalog.>) %3$s AS fut, t.w IS NULL OR i.v OPERATOR(pg_catalog.<) 0 AS unexp
+                   FROM i LEFT JOIN t ON t.w OPERATOR(pg_catalog.=) i.w
+                    AND t.d OPERATOR(pg_catalog.=) i.d
+                    AND i.ms OPERATOR(pg_catalog.>=) t.lo AND i.ms OPERATOR(pg_catalog.<=) t.hi),
              g AS MATERIALIZED (SELECT k.w, k.d, pg_catalog.count(*) AS n,
                           pg_catalog.count(*) FILTER (WHERE k.fut) AS nf, pg_catalog.min(k.v) FILTER (WHERE k.fut) AS vf,
-                          pg_catalog.count(*) FILTER (WHERE k.unexp) AS nu, pg_catalog.min(k.v) FILTER (WHERE k.unexp) AS vu
+                          pg_catalog.count(*) FILTER (WHERE k.unexp AND NOT k.fut) AS nu,
+                          pg_catalog.min(k.v) FILTER (WHERE k.unexp AND NOT k.fut) AS vu
                    FROM k GROUP BY k.w, k.d)
         SELECT x.kind, x.w, CASE WHEN x.d IS NOT NULL THEN
                    pg_catalog.timezone('UTC'::pg_catalog.text,
-                       pg_catalog.to_timestamp((x.d OPERATOR(pg_catalog.*) 86400)::pg_catalog.float8))::pg_catalog.date END,
+                       pg_catalog.to_timestamp((((x.d OPERATOR(pg_catalog.*) 86400000) OPERATOR(pg_catalog.+) %2$s)
+                                                OPERATOR(pg_catalog./) 1000)::pg_catalog.float8))::pg_catalog.date END,
                x.n, x.v::pg_catalog.text
         FROM (SELECT 'future'::pg_catalog.text AS kind, g.w, g.d, g.nf AS n, g.vf AS v FROM g
               WHERE g.nf OPERATOR(pg_catalog.>) 0
@@ -163,7 +175,7 @@ BEGIN
               SELECT 'unexplained', g.w, g.d, g.nu, g.vu FROM g WHERE g.nu OPERATOR(pg_catalog.>) 0
               UNION ALL
               SELECT 'total', g.w, NULL, pg_catalog.sum(g.n)::pg_catalog.int8, NULL FROM g GROUP BY g.w) AS x
-        ORDER BY 1, 2, 3$q$, src) USING skew_ms;
+        ORDER BY 1, 2, 3$q$, src, epoch_ms, until_ms);
 END
 $$;
 

@@ -81,6 +81,7 @@ static const struct
 static bool store_table_checked = false;
 static char store_qtable[NAMEDATALEN * 2 + 16];
 static char store_qtenure[NAMEDATALEN * 2 + 16];
+static bool store_ledger = false;	/* the tenure ledger exists and we may write it */
 static int	store_session_pid = 0;	/* remote: the server session, 0 until known */
 
 /* ---------------------------------------------------------------------------
@@ -416,6 +417,16 @@ UidStoreRefuseOwner(const char *what, const char *name, const char *owner, const
 					 me)));
 }
 
+/* Whether the current role may do what cond says of $1 (a schema or a table name). */
+static bool
+UidStoreMay(const char *cond, const char *name)
+{
+	const char *params[1] = {name};
+	UidConnRows *r = UidConnExec(psprintf("SELECT COALESCE(%s, false)", cond), 1, params);
+
+	return UidStoreBool(r, 0, 0, "privilege");
+}
+
 /*
  * Uses the lease schema and table only if they are owned by the role we
  * are or a superuser; creates what is missing, owned by the role we are.
@@ -454,14 +465,32 @@ UidStoreEnsureTable(void)
 		(void) UidConnExec(UidStoreCommentDdl(store_qtable), 0, NULL);
 		ereport(LOG, (errmsg("uid: created the lease table %s in the lease store", store_qtable)));
 	}
-	/* a store of uid 1.2 has no ledger yet: it gets one in place */
-	if (!UidStoreBool(t, 0, 4, "tenure table exists"))
+	/*
+	 * A store of uid 1.2 has no ledger yet: it gets one in place, if we may
+	 * create it.  Without a ledger we may write, leases work as before: the
+	 * ledger records them, it does not decide them.
+	 */
+	store_ledger = UidStoreBool(t, 0, 4, "tenure table exists");
+	if (!store_ledger && UidStoreMay("pg_catalog.has_schema_privilege($1::pg_catalog.text, 'CREATE'::pg_catalog.text)",
+										 uid_lease_schema))
 	{
 		(void) UidConnExec(UidStoreTenureDdl(store_qtenure), 0, NULL);
 		(void) UidConnExec(UidStoreOwnerDdl(store_qtenure, me), 0, NULL);
 		(void) UidConnExec(UidStoreTenureCommentDdl(store_qtenure), 0, NULL);
 		ereport(LOG, (errmsg("uid: created the tenure ledger %s in the lease store", store_qtenure)));
+		store_ledger = true;
 	}
+	else if (store_ledger)
+		store_ledger = UidStoreMay("pg_catalog.has_table_privilege($1::pg_catalog.text, 'INSERT'::pg_catalog.text)"
+								   " AND pg_catalog.has_table_privilege($1::pg_catalog.text, 'UPDATE'::pg_catalog.text)"
+								   " AND pg_catalog.has_table_privilege($1::pg_catalog.text, 'DELETE'::pg_catalog.text)",
+								   store_qtenure);
+	if (!store_ledger)
+		ereport(WARNING,
+				(errmsg("uid: the lease store has no tenure ledger %s that role \"%s\" may write: leases are not recorded in it",
+						store_qtenure, me),
+				 errhint("As a superuser of the store, create it with the statements of uid_lease_table_sql() "
+						 "for the tenure table, and grant INSERT, UPDATE, DELETE and SELECT on it to the lease role.")));
 	UidConnCommit();
 	store_table_checked = true;
 }
@@ -1026,6 +1055,8 @@ UidStoreTenureOpen(int worker_id, int64 token, UidStoreLease *lease)
 	int64		start_floor = UidTimestamptzToUnixMs(lease->acquired_at) - uid_lease_max_clock_skew_ms - 1;
 
 	lease->prev_last_issued_unix_ms = Max(inherited, start_floor);
+	if (!store_ledger)
+		return;
 	params[0] = UidStoreIntParam(worker_id);
 	params[1] = UidStoreIntParam(token);
 	params[2] = UidStoreIntParam(inherited);
@@ -1065,6 +1096,11 @@ UidStoreTenureRenewed(int worker_id, int64 token, UidStoreLease *lease)
 	int64		now_ms = UidClockNowUnixMs();
 	int64		every_ms = Min((int64) uid_lease_tenure_retention_s * 1000, (int64) 3600 * 1000);
 
+	lease->tenures = -1;
+	lease->tenure_overlaps = -1;
+	if (!store_ledger)
+		return;
+
 	params[0] = UidStoreIntParam(worker_id);
 	params[1] = UidStoreIntParam(token);
 	params[2] = UidStoreIntParam(uid_lease_max_clock_skew_ms);
@@ -1089,8 +1125,6 @@ UidStoreTenureRenewed(int worker_id, int64 token, UidStoreLease *lease)
 									" AND t.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8"
 									" AND t.ended_at IS NULL", store_qtenure, store_qtable), 2, params);
 
-	lease->tenures = -1;
-	lease->tenure_overlaps = -1;
 	if (found && now_ms - store_tenure_counted_unix_ms >= UID_TENURE_COUNT_EVERY_MS)
 	{
 		UidStoreTenureCount(lease);
@@ -1115,6 +1149,9 @@ static void
 UidStoreTenureReleased(int worker_id, int64 token)
 {
 	const char *params[2];
+
+	if (!store_ledger)
+		return;
 
 	params[0] = UidStoreIntParam(worker_id);
 	params[1] = UidStoreIntParam(token);
