@@ -122,8 +122,8 @@ wait_held($cit);
 is( $coord->safe_psql(
 		'citus_store',
 		q{SELECT string_agg(command || '=' || coalesce(propagation, 'unset'), ',' ORDER BY command) FROM ddl_seen}),
-	'ALTER TABLE=off,COMMENT=off,CREATE SCHEMA=off,CREATE TABLE=off',
-	'the lease worker creates schema and table with citus.enable_ddl_propagation off');
+	'ALTER TABLE=off,ALTER TABLE=off,COMMENT=off,COMMENT=off,CREATE SCHEMA=off,CREATE TABLE=off,CREATE TABLE=off',
+	'the lease worker creates schema, lease table and tenure ledger with citus.enable_ddl_propagation off');
 $cit->stop;
 
 # --- a store that accepts the TCP connection and never answers
