@@ -41,5 +41,5 @@ SELECT p.oid::regprocedure AS function,
        has_function_privilege('pg_monitor', p.oid, 'EXECUTE') AS pg_monitor
 FROM pg_proc p
 WHERE p.proname IN ('uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit')
-ORDER BY 1::text;
+ORDER BY p.proname;
 DROP TABLE audited;
