@@ -255,17 +255,7 @@ $local->stop;
 # grants, no ledger, no CREATE for the lease role.  Leases work, unrecorded,
 # with a warning.
 $coord->safe_psql('postgres', q{CREATE ROLE lease_a LOGIN; CREATE DATABASE fleet12});
-$coord->safe_psql('fleet12', q{
-CREATE SCHEMA uid_lease;
-CREATE TABLE uid_lease.lease (
-    worker_id integer PRIMARY KEY CHECK (worker_id BETWEEN 0 AND 1023),
-    token bigint NOT NULL, system_identifier numeric(20,0) NOT NULL,
-    timeline integer NOT NULL, host text, port integer, pid integer,
-    acquired_at timestamptz NOT NULL, renewed_at timestamptz NOT NULL,
-    expires_at timestamptz NOT NULL, released_at timestamptz,
-    last_issued_ms bigint NOT NULL DEFAULT 0);
-GRANT USAGE ON SCHEMA uid_lease TO lease_a;
-GRANT SELECT, INSERT, UPDATE ON uid_lease.lease TO lease_a});
+$coord->safe_psql('fleet12', admin_lease_table_sql('lease_a'));
 my $conninfo12 = 'host=' . $coord->host . ' port=' . $coord->port . ' dbname=fleet12 user=lease_a';
 my $old_store = lease_node('old_store', conf => "uid.lease_conninfo = '$conninfo12'\n");
 $old_store->start;
