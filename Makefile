@@ -27,7 +27,8 @@ OBJS = \
 	src/decode.o \
 	src/mask.o \
 	src/time_filter.o \
-	src/adopt.o
+	src/adopt.o \
+	src/tenure.o
 
 # CREATE EXTENSION uid runs the install script of default_version
 # (uid.control) alone: sql/uid--1.3.sql.  The 1.0 install script and the

@@ -65,6 +65,7 @@ unix_socket_directories = '$B'
 shared_preload_libraries = 'uid'
 uid.worker_id = 1
 uid.mask_key = '$BENCH_KEY'
+uid.lease_database = 'bench'
 shared_buffers = 1GB
 max_wal_size = 8GB
 checkpoint_timeout = 1h
@@ -471,6 +472,64 @@ bench_report_time_filters() {
 	done
 }
 
+# The tenure ledger (sql/uid--1.3.sql, "Tenure ledger"): uid_audit() over a
+# table of $AUDN uid ids against a sequential scan of the same table
+# (count of the column), alternated in every round; uid_whence() per call
+# against uid_decode() of the same ids.  The ledger is made by hand in the
+# database bench (uid.lease_database of the bench server): 16 worker ids,
+# each with a tenure per day over 30 days, the ids spread over them.
+bench_tenure() {
+	local r c ms
+	echo "tenure ledger: $ROUNDS_AUD rounds of uid_audit() over $AUDN rows; uid_whence() x $WHN"
+	q -c "SELECT uid_lease_table_sql(current_user)" | q
+	q <<SQL
+INSERT INTO uid_lease.tenure (worker_id, token, system_identifier, timeline, host, port, started_at, first_ms, last_ms, ended_at, ended_how)
+SELECT w, d * 16 + w + 1, 1, 1, 'bench', 5432, now(), 1767225600000 + d::bigint * 86400000, 1767225600000 + (d + 1)::bigint * 86400000 - 1, now(), 'released'
+FROM generate_series(0, 15) AS w, generate_series(0, 29) AS d;
+CREATE TABLE bench_audit (id bigint);
+INSERT INTO bench_audit
+SELECT ((g::bigint * 30 * 86400000 / $AUDN) << 22) | ((g % 16) << 12) | (g % 4096)
+FROM generate_series(0, $AUDN - 1) AS g;
+VACUUM ANALYZE bench_audit;
+SQL
+	q -c "SELECT pg_size_pretty(pg_total_relation_size('bench_audit'))" | sed 's/^/  table: /'
+	record tenure ledger_bytes_per_row 1 1 bytes "(SELECT pg_total_relation_size('uid_lease.tenure')::float8 / count(*) FROM uid_lease.tenure)"
+	for ((r = 1; r <= ROUNDS_AUD; r++)); do
+		for c in $(rotated "$r" scan audit); do
+			case $c in
+			scan) ms=$(q -c "SELECT bench_ms('SELECT count(id) FROM bench_audit')") ;;
+			audit) ms=$(q -c "SELECT bench_ms('SELECT count(*) FROM uid_audit(''bench_audit'', ''id'')')") ;;
+			esac
+			record tenure "$c" 1 "$r" ms "$ms"
+		done
+		for c in $(rotated "$r" decode whence); do
+			case $c in
+			decode) ms=$(q -c "SELECT bench_ms('SELECT count((SELECT (uid_decode(id)).worker_id)) FROM (SELECT id FROM bench_audit LIMIT $WHN) s')") ;;
+			whence) ms=$(q -c "SELECT bench_ms('SELECT count((SELECT count(*) FROM uid_whence(id))) FROM (SELECT id FROM bench_audit LIMIT $WHN) s')") ;;
+			esac
+			record tenure "$c" 1 "$r" us_per_call "$ms * 1000 / $WHN"
+		done
+	done
+	q -c "SELECT count(*) FROM uid_audit('bench_audit', 'id') WHERE kind <> 'total'" | sed 's/^/  unexplained or future rows (0 expected): /'
+}
+
+bench_report_tenure() {
+	echo "## Tenure ledger"
+	echo
+	echo "uid_audit() over $AUDN rows against a sequential scan of the same table (medians of $ROUNDS_AUD rounds);"
+	echo "uid_whence() per call against uid_decode() per call (local store, 480 tenures)."
+	echo
+	bench_md_table <<<"$(qh -c "SELECT a.candidate, round(a.v::numeric, 1) AS value, a.metric,
+	    round((a.v / b.v)::numeric, 2) AS ratio
+	  FROM med a JOIN med b ON b.suite = a.suite AND b.metric = a.metric
+	   AND b.candidate = CASE a.metric WHEN 'ms' THEN 'scan' ELSE 'decode' END
+	  WHERE a.suite = 'tenure' AND a.metric IN ('ms', 'us_per_call') ORDER BY a.metric, a.candidate" |
+		sed 's/^/| /; s/$/ |/')"
+	echo
+	echo "Ledger size: $(q -c "SELECT round(v) FROM med WHERE suite = 'tenure' AND metric = 'bytes'") bytes per tenure, with its primary key index."
+	echo
+}
+
 # the view med: the median of every measurement over the rounds
 bench_medians() {
 	q -c "CREATE VIEW med AS SELECT suite, candidate, clients, metric,
@@ -560,6 +619,8 @@ bench_report() {
 	bench_report_time_filters
 	echo
 	bench_report_adopt
+	echo
+	bench_report_tenure
 	} | tee "$out/report.md"
 	q -c "\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 }
@@ -600,11 +661,13 @@ bench_main() {
 	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_PGB=3 ROUNDS_INS=3 INSN=1000000 DURN=1000000
 	TFN=2000000 ROUNDS_TF=5 TF_REPS=4 TF_PAIRS=10 TF_REPS_OFF=2
 	ADOPT_SIZES=(10000 1000000 10000000) ROUNDS_ADOPT=7 ROUNDS_ADOPT_PGB=6 ADOPT_PGB_T=4 PLANN=100000
+	AUDN=10000000 ROUNDS_AUD=3 WHN=2000
 	# --quick, also after the name of one suite (--adopt --quick)
 	if [[ " $* " == *" --quick "* ]]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
 		ROUNDS_TF=2 TF_REPS=2 TF_PAIRS=5 TF_REPS_OFF=1
 		ADOPT_SIZES=(10000 1000000) ROUNDS_ADOPT=3 ROUNDS_ADOPT_PGB=2 ADOPT_PGB_T=2 PLANN=20000
+		AUDN=1000000 ROUNDS_AUD=2 WHN=500
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
@@ -641,6 +704,22 @@ bench_main() {
 		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 		return
 	fi
+	# --tenure: that suite alone
+	if [ "${1:-}" = --tenure ]; then
+		bench_tenure
+		bench_medians
+		echo
+		{
+		echo "# uid benchmark: tenure ledger"
+		echo
+		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
+		echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+		echo
+		bench_report_tenure
+		} | tee "$out/report.md"
+		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
+		return
+	fi
 	# --time-filters: that suite alone
 	if [ "${1:-}" = --time-filters ]; then
 		bench_time_filters
@@ -664,6 +743,7 @@ bench_main() {
 	bench_durability
 	bench_time_filters
 	bench_adopt
+	bench_tenure
 	echo
 	bench_report "$out"
 	bench_plots "$out"

@@ -9,6 +9,7 @@
 #   sudo bash bench/run.sh --adopt    only adoption: uid_adopt() by table size,
 #                                     nextval() of an adopted sequence, and what
 #                                     the planner hook costs other statements
+#   sudo bash bench/run.sh --tenure   only the tenure ledger (uid_audit() against a scan, uid_whence())
 #   sudo bash bench/run.sh --time-filters   only the time filter suite (natural
 #                                     filters against hand-written index forms)
 #

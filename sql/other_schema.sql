@@ -156,6 +156,15 @@ SELECT count(*) AS steps FROM ids.uid_unadopt('public.adopted');
 SELECT count(*) AS steps FROM ids.uid_unadopt('public.adopted_ident');
 SELECT count(*) AS adoptions FROM ids.uid_adoptions;
 DROP TABLE public.adopted, public.adopted_ident;
+-- the tenure ledger: this database is not the lease store, but the audit
+-- of a UUIDv7 column needs no ledger
+SELECT * FROM ids.uid_audit('public.ev', 'u');
+SELECT * FROM ids.uid_lease_ledger();
+\set VERBOSITY terse
+SELECT * FROM ids.uid_tenures();
+SELECT * FROM ids.uid_whence(1);
+SELECT * FROM ids.uid_tenure_overlaps();
+\set VERBOSITY default
 
 -- Every function of uid in ids was called above (or, for the planner
 -- support function, used by the planner): a new function fails this until
@@ -176,7 +185,8 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_counter_configure', 'uid_counter_set_range', 'uid_counter_unset_range',
         'uid_counter_format', 'uid_counter_grant', 'uid_counter_revoke', 'uid_counter_next',
         'uid_adopt', 'uid_unadopt', 'uid_sequence_columns', 'uid_require_owner', 'uid_adopt_target', 'uid_adopt_lock',
-        'uid_sequence_nextval', 'uid_sequence_currval', 'uid_sequence_lastval', 'uid_sequence_plain');
+        'uid_sequence_nextval', 'uid_sequence_currval', 'uid_sequence_lastval', 'uid_sequence_plain',
+        'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit', 'uid_lease_ledger');
 
 -- The database owner owns public, not ids: dropping public with everything
 -- in it leaves uid, its counters, grants and tickets.

@@ -55,6 +55,8 @@ typedef struct UidLeaseShared
 	int64		losses;
 	int			pool_size;
 	int			free_ids;		/* as of the last acquisition or renewal; -1 unknown */
+	int64		tenures;		/* tenures in the store's ledger, as last counted; -1 unknown */
+	int64		tenure_overlaps;	/* pairs of them that overlap, as last counted */
 	UidLeaseFailure failure;	/* the kind of last_error */
 	char		last_error[256];
 	int			worker_pid;
@@ -87,6 +89,7 @@ UID_DECLARE_WAIT_EVENT(UidWaitLeaseFirstGrant, "UidLeaseFirstGrant")
 UID_DECLARE_WAIT_EVENT(UidWaitLeaseRequest, "UidLeaseRequest")
 
 PG_FUNCTION_INFO_V1(uid_lease_status);
+PG_FUNCTION_INFO_V1(uid_lease_ledger);
 PG_FUNCTION_INFO_V1(uid_lease_release);
 PG_FUNCTION_INFO_V1(uid_lease_acquire);
 PG_FUNCTION_INFO_V1(uid_lease_table_sql);
@@ -119,6 +122,8 @@ UidLeaseShmemInit(void)
 	lease->state = uid_worker_id_lease ? UID_LEASE_STARTING : UID_LEASE_STATIC;
 	lease->worker_id = -1;
 	lease->free_ids = -1;
+	lease->tenures = -1;
+	lease->tenure_overlaps = -1;
 	if (problem != NULL)
 	{
 		lease->state = UID_LEASE_CONFIG_ERROR;
@@ -301,6 +306,16 @@ UidLeasePublishPool(int pool_size, int free_ids)
 	UidLeaseLock();
 	lease->pool_size = pool_size;
 	lease->free_ids = free_ids;
+	UidLeaseUnlockAndWake();
+}
+
+/* The tenure ledger's state, as a renewal counted it. */
+void
+UidLeasePublishLedger(int64 tenures, int64 overlaps)
+{
+	UidLeaseLock();
+	lease->tenures = tenures;
+	lease->tenure_overlaps = overlaps;
 	UidLeaseUnlockAndWake();
 }
 
@@ -666,6 +681,30 @@ uid_lease_status(PG_FUNCTION_ARGS)
 		elog(ERROR, "uid_lease_status: expected %d result columns, the SQL definition has %d",
 			 UID_LSC_COLUMNS, tupdesc->natts);
 
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * uid_lease_ledger(): the tenure ledger of the store as the lease worker
+ * last counted it (NULLs before it did, and without a lease).
+ */
+Datum
+uid_lease_ledger(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[2] = {0};
+	bool		nulls[2] = {0};
+	UidLeaseShared s = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	UidRequireSharedMemory("uid_lease_ledger");
+	UidLeaseSnapshot(&s);
+	values[0] = Int64GetDatum(s.tenures);
+	nulls[0] = s.tenures < 0;
+	values[1] = Int64GetDatum(s.tenure_overlaps);
+	nulls[1] = s.tenure_overlaps < 0;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

@@ -11,6 +11,7 @@
  *	lease_store.c	the store protocol: one function per statement, the
  *					lease table's definition, checks on every value read.
  *	lease_conn.c	the session with the store: in-process (SPI) or libpq.
+ *	tenure.c		uid_tenures(): the tenure ledger, read by a backend.
  *
  * docs/leases.md describes the protocol and its threat model.
  */
@@ -32,6 +33,7 @@ extern int	uid_lease_safety_margin_ms;
 extern int	uid_lease_max_clock_skew_ms;
 extern int	uid_lease_pool_size;
 extern bool uid_lease_wait_for_standbys;
+extern int	uid_lease_tenure_retention_s;
 
 extern const char *UidLeaseConfigProblem(const char **hint);
 
@@ -89,6 +91,7 @@ extern void UidLeasePublishGrant(TimestampTz renewed_at, TimestampTz expires_at,
 extern void UidLeasePublishLost(int worker_id);
 extern void UidLeasePublishReleased(UidLeaseState state);
 extern void UidLeasePublishPool(int pool_size, int free_ids);
+extern void UidLeasePublishLedger(int64 tenures, int64 overlaps);
 extern int	UidLeaseConsecutiveFailures(void);
 extern bool UidLeaseTakeRequest(uint64 *request);
 extern void UidLeaseRequestDone(uint64 request);
@@ -116,6 +119,8 @@ typedef struct UidStoreLease
 	TimestampTz acquired_at;
 	TimestampTz expires_at;
 	int			leased;			/* renewal: live leases below the pool size */
+	int64		tenures;		/* renewal: tenures in the ledger; -1 not counted this time */
+	int64		tenure_overlaps;	/* renewal: pairs of tenures that overlap */
 } UidStoreLease;
 
 /* Who takes a lease: recorded in the row. */
@@ -160,6 +165,7 @@ extern void UidStoreRelease(int worker_id, int64 token, const UidStoreHolder *ho
 extern void UidStoreCheckSessionLocks(int own_worker_id);
 extern void UidStoreWaitDurable(void);
 extern char *UidStoreTableSql(const char *schema, const char *owner);
+extern char *UidStoreTenureSelectSql(const char *schema);
 
 /* ---- lease_failure.c: the kind of a failure, carried in the error ---- */
 

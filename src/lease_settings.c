@@ -9,6 +9,8 @@
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "libpq-fe.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
@@ -27,6 +29,7 @@ int			uid_lease_safety_margin_ms = 30000;
 int			uid_lease_max_clock_skew_ms = 1000;
 int			uid_lease_pool_size = UID_MAX_WORKER + 1;
 bool		uid_lease_wait_for_standbys = true;
+int			uid_lease_tenure_retention_s = 0;
 
 /*
  * What the check hooks saw while shared_preload_libraries was processed:
@@ -183,6 +186,11 @@ UidLeaseDefineSettings(void)
 							 "Off accepts that a failover of an asynchronously replicated store can hand a worker id out twice.",
 							 &uid_lease_wait_for_standbys, true,
 							 PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("uid.lease_tenure_retention",
+							"How long the tenure ledger keeps a tenure after it ended.",
+							"0 keeps every tenure. uid_whence() and uid_audit() explain only IDs of tenures still kept.",
+							&uid_lease_tenure_retention_s, 0, 0, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_S, NULL, NULL, NULL);
 }
 
 /*

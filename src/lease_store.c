@@ -80,6 +80,8 @@ static const struct
 /* What UidStoreOpen knows of the session it opened. */
 static bool store_table_checked = false;
 static char store_qtable[NAMEDATALEN * 2 + 16];
+static char store_qtenure[NAMEDATALEN * 2 + 16];
+static bool store_ledger = false;	/* the tenure ledger exists and we may write it */
 static int	store_session_pid = 0;	/* remote: the server session, 0 until known */
 
 /* ---------------------------------------------------------------------------
@@ -165,6 +167,10 @@ UidStoreIntParam(int64 v)
 	return psprintf("%lld", (long long) v);
 }
 
+static void UidStoreTenureOpen(int worker_id, int64 token, UidStoreLease *lease);
+static void UidStoreTenureRenewed(int worker_id, int64 token, UidStoreLease *lease);
+static void UidStoreTenureReleased(int worker_id, int64 token);
+
 /* ---------------------------------------------------------------------------
  * The lease table: its one definition
  * ------------------------------------------------------------------------- */
@@ -214,6 +220,51 @@ UidStoreCommentDdl(const char *qtable)
 					"ever leased (uid docs/leases.md)'", qtable);
 }
 
+/*
+ * The tenure ledger: one row per tenure of a worker id (an acquisition,
+ * until its release, expiry or loss), with the window of Unix milliseconds
+ * its holder could issue in: first_ms to last_ms, both included.  While a
+ * tenure is open, last_ms is the bound the protocol guarantees (the expiry
+ * plus uid.lease_max_clock_skew, the floor its successor would inherit);
+ * a clean release makes it exact.  A window with last_ms < first_ms is a
+ * tenure that issued nothing.
+ */
+static char *
+UidStoreTenureDdl(const char *qtenure)
+{
+	return psprintf("CREATE TABLE %s (\n"
+					"    worker_id integer NOT NULL\n"
+					"        CHECK (worker_id OPERATOR(pg_catalog.>=) 0 AND worker_id OPERATOR(pg_catalog.<=) %d),\n"
+					"    token bigint NOT NULL,\n"
+					"    system_identifier numeric(20,0) NOT NULL,\n"
+					"    timeline integer NOT NULL,\n"
+					"    host text,\n"
+					"    port integer,\n"
+					"    started_at timestamptz NOT NULL,\n"
+					"    first_ms bigint NOT NULL,\n"
+					"    last_ms bigint NOT NULL,\n"
+					"    ended_at timestamptz,\n"
+					"    ended_how text\n"
+					"        CHECK (ended_how OPERATOR(pg_catalog.=) ANY "
+					"('{released,expired,lost,failover}'::pg_catalog.text[])),\n"
+					"    PRIMARY KEY (worker_id, token)\n"
+					")", qtenure, UID_MAX_WORKER);
+}
+
+static char *
+UidStoreTenureCommentDdl(const char *qtenure)
+{
+	return psprintf("COMMENT ON TABLE %s IS 'uid tenure ledger: one row per tenure of a worker id, "
+					"with the milliseconds its holder could issue in (uid docs/leases.md)'", qtenure);
+}
+
+/* The tenure ledger's name, quoted and schema-qualified. */
+static char *
+UidStoreQualifiedTenure(const char *schema)
+{
+	return psprintf("%s.tenure", quote_identifier(schema));
+}
+
 /* The lease table's name, quoted and schema-qualified. */
 static char *
 UidStoreQualifiedTable(const char *schema)
@@ -226,10 +277,13 @@ char *
 UidStoreTableSql(const char *schema, const char *owner)
 {
 	char	   *qtable = UidStoreQualifiedTable(schema);
+	char	   *qtenure = UidStoreQualifiedTenure(schema);
 
-	return psprintf("%s;\n%s;\n%s;\n%s;\n",
+	return psprintf("%s;\n%s;\n%s;\n%s;\n%s;\n%s;\n%s;\n",
 					UidStoreSchemaDdl(schema, owner), UidStoreTableDdl(qtable),
-					UidStoreOwnerDdl(qtable, owner), UidStoreCommentDdl(qtable));
+					UidStoreOwnerDdl(qtable, owner), UidStoreCommentDdl(qtable),
+					UidStoreTenureDdl(qtenure), UidStoreOwnerDdl(qtenure, owner),
+					UidStoreTenureCommentDdl(qtenure));
 }
 
 /* ---------------------------------------------------------------------------
@@ -242,6 +296,7 @@ UidStoreInit(bool remote)
 {
 	UidConnInit(remote);
 	snprintf(store_qtable, sizeof(store_qtable), "%s", UidStoreQualifiedTable(uid_lease_schema));
+	snprintf(store_qtenure, sizeof(store_qtenure), "%s", UidStoreQualifiedTenure(uid_lease_schema));
 	if (remote)
 		return;
 	for (int i = 0; i < (int) lengthof(UidStoreSettings); i++)
@@ -326,7 +381,8 @@ UidStoreReadIdentity(UidStoreSession *session)
 }
 
 /*
- * The statement that looks at the lease schema and table: whether each
+ * The statement that looks at the lease schema and one of its tables ($2:
+ * lease or tenure): whether each
  * exists, its owner, and whether that owner is the current role or a
  * superuser; and the current role's name.
  */
@@ -341,7 +397,7 @@ UidStoreReadIdentity(UidStoreSession *session)
 	" LEFT JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) $1::pg_catalog.name" \
 	" LEFT JOIN pg_catalog.pg_roles ns ON ns.oid OPERATOR(pg_catalog.=) n.nspowner" \
 	" LEFT JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid" \
-	"  AND c.relname OPERATOR(pg_catalog.=) 'lease'::pg_catalog.name" \
+	"  AND c.relname OPERATOR(pg_catalog.=) $2::pg_catalog.name" \
 	" LEFT JOIN pg_catalog.pg_roles cs ON cs.oid OPERATOR(pg_catalog.=) c.relowner" \
 	" WHERE me.rolname OPERATOR(pg_catalog.=) CURRENT_USER"
 
@@ -361,6 +417,16 @@ UidStoreRefuseOwner(const char *what, const char *name, const char *owner, const
 					 me)));
 }
 
+/* Whether the current role may do what cond says of $1 (a schema or a table name). */
+static bool
+UidStoreMay(const char *cond, const char *name)
+{
+	const char *params[1] = {name};
+	UidConnRows *r = UidConnExec(psprintf("SELECT COALESCE(%s, false)", cond), 1, params);
+
+	return UidStoreBool(r, 0, 0, "privilege");
+}
+
 /*
  * Uses the lease schema and table only if they are owned by the role we
  * are or a superuser; creates what is missing, owned by the role we are.
@@ -368,14 +434,17 @@ UidStoreRefuseOwner(const char *what, const char *name, const char *owner, const
 static void
 UidStoreEnsureTable(void)
 {
-	const char *params[1] = {uid_lease_schema};
+	const char *params[2] = {uid_lease_schema, "lease"};
 	UidConnRows *r;
+	UidConnRows *t;
 	char	   *me;
 	char	   *qschema = (char *) quote_identifier(uid_lease_schema);
 
 	UidStoreBegin();
-	r = UidConnExec(UID_SQL_CHECK_TABLE, 1, params);
-	if (r->nrows != 1)
+	r = UidConnExec(UID_SQL_CHECK_TABLE, 2, params);
+	params[1] = "tenure";
+	t = UidConnExec(UID_SQL_CHECK_TABLE, 2, params);
+	if (r->nrows != 1 || t->nrows != 1)
 		UidStoreBadValue("the current role", NULL, "one row of pg_roles");
 	me = pstrdup(UidStoreText(r, 0, 0, "CURRENT_USER"));
 	if (UidStoreBool(r, 0, 1, "schema exists") && !UidStoreBool(r, 0, 3, "schema owner"))
@@ -383,6 +452,9 @@ UidStoreEnsureTable(void)
 	if (UidStoreBool(r, 0, 4, "table exists") &&
 		(!UidStoreBool(r, 0, 6, "table owner") || !UidStoreBool(r, 0, 7, "table kind")))
 		UidStoreRefuseOwner("table", store_qtable, UidConnValue(r, 0, 5), me);
+	if (UidStoreBool(t, 0, 4, "tenure table exists") &&
+		(!UidStoreBool(t, 0, 6, "tenure table owner") || !UidStoreBool(t, 0, 7, "tenure table kind")))
+		UidStoreRefuseOwner("table", store_qtenure, UidConnValue(t, 0, 5), me);
 
 	if (!UidStoreBool(r, 0, 1, "schema exists"))
 		(void) UidConnExec(UidStoreSchemaDdl(uid_lease_schema, me), 0, NULL);
@@ -393,6 +465,32 @@ UidStoreEnsureTable(void)
 		(void) UidConnExec(UidStoreCommentDdl(store_qtable), 0, NULL);
 		ereport(LOG, (errmsg("uid: created the lease table %s in the lease store", store_qtable)));
 	}
+	/*
+	 * A store of uid 1.2 has no ledger yet: it gets one in place, if we may
+	 * create it.  Without a ledger we may write, leases work as before: the
+	 * ledger records them, it does not decide them.
+	 */
+	store_ledger = UidStoreBool(t, 0, 4, "tenure table exists");
+	if (!store_ledger && UidStoreMay("pg_catalog.has_schema_privilege($1::pg_catalog.text, 'CREATE'::pg_catalog.text)",
+										 uid_lease_schema))
+	{
+		(void) UidConnExec(UidStoreTenureDdl(store_qtenure), 0, NULL);
+		(void) UidConnExec(UidStoreOwnerDdl(store_qtenure, me), 0, NULL);
+		(void) UidConnExec(UidStoreTenureCommentDdl(store_qtenure), 0, NULL);
+		ereport(LOG, (errmsg("uid: created the tenure ledger %s in the lease store", store_qtenure)));
+		store_ledger = true;
+	}
+	else if (store_ledger)
+		store_ledger = UidStoreMay("pg_catalog.has_table_privilege($1::pg_catalog.text, 'INSERT'::pg_catalog.text)"
+								   " AND pg_catalog.has_table_privilege($1::pg_catalog.text, 'UPDATE'::pg_catalog.text)"
+								   " AND pg_catalog.has_table_privilege($1::pg_catalog.text, 'DELETE'::pg_catalog.text)",
+								   store_qtenure);
+	if (!store_ledger)
+		ereport(WARNING,
+				(errmsg("uid: the lease store has no tenure ledger %s that role \"%s\" may write: leases are not recorded in it",
+						store_qtenure, me),
+				 errhint("As a superuser of the store, create it with the statements of uid_lease_table_sql() "
+						 "for the tenure table, and grant INSERT, UPDATE, DELETE and SELECT on it to the lease role.")));
 	UidConnCommit();
 	store_table_checked = true;
 }
@@ -688,6 +786,7 @@ UidStoreTake(int worker_id, const UidStoreHolder *holder, UidStoreLease *lease)
 
 	lease->prev_last_issued_unix_ms =
 		UidStoreInt(r, 0, 1, 0, UidStoreLastIssuedMax(lease->store_now), "last_issued_ms");
+	UidStoreTenureOpen(worker_id, token, lease);
 }
 
 /* Live leases below pool_size (ours included). */
@@ -733,6 +832,7 @@ UidStoreRenew(int worker_id, int64 token, const UidStoreHolder *holder,
 							 store_qtable, UidStoreOursSql(5), store_qtable), 8, params);
 	memset(lease, 0, sizeof(UidStoreLease));
 	lease->found = r->nrows == 1;
+	UidStoreTenureRenewed(worker_id, token, lease);
 	if (!lease->found)
 		return;
 	lease->token = token;
@@ -756,6 +856,7 @@ UidStoreRelease(int worker_id, int64 token, const UidStoreHolder *holder,
 								" last_issued_ms = GREATEST(l.last_issued_ms, $2::pg_catalog.int8)"
 								" WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4%s",
 								store_qtable, UidStoreOursSql(3)), 6, params);
+	UidStoreTenureReleased(worker_id, token);
 }
 
 /*
@@ -897,4 +998,183 @@ UidStoreWaitDurable(void)
 					 errmsg("waiting for the standbys of the uid lease store: interrupted, the uid lease worker is shutting down")));
 		pause_ms = Min(pause_ms * 2, 50);
 	}
+}
+
+/* ---------------------------------------------------------------------------
+ * Tenure ledger: written in the transaction of each lease write, so that a
+ * tenure is confirmed by the store's standbys with the lease it records
+ * ------------------------------------------------------------------------- */
+
+/* Unix ms of a timestamptz column, as SQL: the same rounding as the floor of UidStoreTake. */
+#define UID_SQL_UNIX_MS(col) \
+	"pg_catalog.floor(pg_catalog.date_part('epoch'::pg_catalog.text, " col ") OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8"
+
+/* When the ledger was last pruned (this worker's clock, Unix ms); 0: not yet. */
+static int64 store_tenure_pruned_unix_ms = 0;
+
+/* When the ledger was last counted for uid_lease_status(), and how often. */
+static int64 store_tenure_counted_unix_ms = 0;
+#define UID_TENURE_COUNT_EVERY_MS	10000
+
+/*
+ * The ledger's state for uid_lease_status(): its tenures, and the pairs of
+ * tenures of one worker id whose (non-empty) windows overlap, as
+ * uid_tenure_overlaps() finds them (a store needs no uid to be counted).
+ */
+static void
+UidStoreTenureCount(UidStoreLease *lease)
+{
+	UidConnRows *r = UidConnExec(psprintf("SELECT (SELECT pg_catalog.count(*) FROM %s),"
+										  " (SELECT pg_catalog.count(*) FROM %s AS a JOIN %s AS b"
+										  "  ON b.worker_id OPERATOR(pg_catalog.=) a.worker_id"
+										  "  AND (a.first_ms OPERATOR(pg_catalog.<) b.first_ms"
+										  "   OR (a.first_ms OPERATOR(pg_catalog.=) b.first_ms"
+										  "    AND a.token OPERATOR(pg_catalog.<) b.token))"
+										  "  AND b.first_ms OPERATOR(pg_catalog.<=) a.last_ms"
+										  "  WHERE a.first_ms OPERATOR(pg_catalog.<=) a.last_ms"
+										  "  AND b.first_ms OPERATOR(pg_catalog.<=) b.last_ms)",
+										  store_qtenure, store_qtenure, store_qtenure), 0, NULL);
+
+	lease->tenures = UidStoreInt(r, 0, 0, 0, PG_INT64_MAX, "tenures");
+	lease->tenure_overlaps = UidStoreInt(r, 0, 1, 0, PG_INT64_MAX, "overlapping tenures");
+}
+
+/*
+ * A new tenure, after UidStoreTake took worker_id: the open tenures of that
+ * id under other tokens end (their lease expired: their last millisecond is
+ * the floor this acquisition inherited), and ours begins one millisecond
+ * after our floor.  The floor is raised first to the acquisition's store
+ * time minus uid.lease_max_clock_skew, so that the window's start is a
+ * bound the generator keeps, whatever its clock does afterwards.
+ */
+static void
+UidStoreTenureOpen(int worker_id, int64 token, UidStoreLease *lease)
+{
+	const char *params[5];
+	int64		inherited = lease->prev_last_issued_unix_ms;
+	int64		start_floor = UidTimestamptzToUnixMs(lease->acquired_at) - uid_lease_max_clock_skew_ms - 1;
+
+	lease->prev_last_issued_unix_ms = Max(inherited, start_floor);
+	if (!store_ledger)
+		return;
+	params[0] = UidStoreIntParam(worker_id);
+	params[1] = UidStoreIntParam(token);
+	params[2] = UidStoreIntParam(inherited);
+	params[3] = UidStoreIntParam(lease->prev_last_issued_unix_ms + 1);
+	params[4] = UidStoreIntParam(uid_lease_max_clock_skew_ms);
+	(void) UidConnExec(psprintf("UPDATE %s AS t SET ended_at = pg_catalog.clock_timestamp(),"
+								" ended_how = 'expired'::pg_catalog.text,"
+								" last_ms = GREATEST(t.last_ms, $3::pg_catalog.int8)"
+								" WHERE t.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
+								" AND t.token OPERATOR(pg_catalog.<>) $2::pg_catalog.int8"
+								" AND t.ended_at IS NULL", store_qtenure), 3, params);
+	(void) UidConnExec(psprintf("INSERT INTO %s (worker_id, token, system_identifier, timeline, host, port,"
+								" started_at, first_ms, last_ms)"
+								" SELECT l.worker_id, l.token, l.system_identifier, l.timeline, l.host, l.port,"
+								" l.acquired_at, $4::pg_catalog.int8, "
+								UID_SQL_UNIX_MS("l.expires_at") " OPERATOR(pg_catalog.+) $5::pg_catalog.int8"
+								" FROM %s AS l WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
+								" AND l.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8"
+								" AND $3::pg_catalog.int8 IS NOT NULL",
+								store_qtenure, store_qtable), 5, params);
+}
+
+/*
+ * After a renewal: a renewed tenure's bound moves to the new expiry plus
+ * uid.lease_max_clock_skew (a tenure the ledger lacks, one begun under
+ * uid 1.2's library before the ledger existed, is recorded from its lease
+ * row, from the acquisition's time minus the skew); a lease found no longer
+ * ours ends the tenure: lost (the row holds another holder) or failover
+ * (the store has no row for the id any more).  Prunes ended tenures older
+ * than uid.lease_tenure_retention, at most once per retention or hour.
+ */
+static void
+UidStoreTenureRenewed(int worker_id, int64 token, UidStoreLease *lease)
+{
+	const char *params[3];
+	bool		found = lease->found;
+	int64		now_ms = UidClockNowUnixMs();
+	int64		every_ms = Min((int64) uid_lease_tenure_retention_s * 1000, (int64) 3600 * 1000);
+
+	lease->tenures = -1;
+	lease->tenure_overlaps = -1;
+	if (!store_ledger)
+		return;
+
+	params[0] = UidStoreIntParam(worker_id);
+	params[1] = UidStoreIntParam(token);
+	params[2] = UidStoreIntParam(uid_lease_max_clock_skew_ms);
+	if (found)
+		(void) UidConnExec(psprintf("INSERT INTO %s AS t (worker_id, token, system_identifier, timeline, host, port,"
+									" started_at, first_ms, last_ms)"
+									" SELECT l.worker_id, l.token, l.system_identifier, l.timeline, l.host, l.port,"
+									" l.acquired_at, " UID_SQL_UNIX_MS("l.acquired_at")
+									" OPERATOR(pg_catalog.-) $3::pg_catalog.int8, "
+									UID_SQL_UNIX_MS("l.expires_at") " OPERATOR(pg_catalog.+) $3::pg_catalog.int8"
+									" FROM %s AS l WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
+									" AND l.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8"
+									" ON CONFLICT (worker_id, token) DO UPDATE"
+									" SET last_ms = GREATEST(t.last_ms, EXCLUDED.last_ms) WHERE t.ended_at IS NULL",
+									store_qtenure, store_qtable), 3, params);
+	else
+		(void) UidConnExec(psprintf("UPDATE %s AS t SET ended_at = pg_catalog.clock_timestamp(),"
+									" ended_how = CASE WHEN EXISTS (SELECT 1 FROM %s AS l"
+									"  WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4)"
+									"  THEN 'lost'::pg_catalog.text ELSE 'failover'::pg_catalog.text END"
+									" WHERE t.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
+									" AND t.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8"
+									" AND t.ended_at IS NULL", store_qtenure, store_qtable), 2, params);
+
+	if (found && now_ms - store_tenure_counted_unix_ms >= UID_TENURE_COUNT_EVERY_MS)
+	{
+		UidStoreTenureCount(lease);
+		store_tenure_counted_unix_ms = now_ms;
+	}
+
+	if (every_ms <= 0 || now_ms - store_tenure_pruned_unix_ms < every_ms)
+		return;
+	params[0] = psprintf("%d seconds", uid_lease_tenure_retention_s);
+	(void) UidConnExec(psprintf("DELETE FROM %s AS t WHERE t.ended_at OPERATOR(pg_catalog.<)"
+								" pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) $1::pg_catalog.interval",
+								store_qtenure), 1, params);
+	store_tenure_pruned_unix_ms = now_ms;
+}
+
+/*
+ * After a clean release: the tenure ends, its last millisecond exact (the
+ * bound the release wrote in the lease row, which the next holder starts
+ * after).
+ */
+static void
+UidStoreTenureReleased(int worker_id, int64 token)
+{
+	const char *params[2];
+
+	if (!store_ledger)
+		return;
+
+	params[0] = UidStoreIntParam(worker_id);
+	params[1] = UidStoreIntParam(token);
+	(void) UidConnExec(psprintf("UPDATE %s AS t SET ended_at = l.released_at,"
+								" ended_how = 'released'::pg_catalog.text, last_ms = l.last_issued_ms"
+								" FROM %s AS l WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
+								" AND l.token OPERATOR(pg_catalog.=) $2::pg_catalog.int8"
+								" AND l.released_at IS NOT NULL"
+								" AND t.worker_id OPERATOR(pg_catalog.=) l.worker_id"
+								" AND t.token OPERATOR(pg_catalog.=) l.token AND t.ended_at IS NULL",
+								store_qtenure, store_qtable), 2, params);
+}
+
+/*
+ * The statement that reads the ledger of schema (uid_tenures(), tenure.c):
+ * every tenure, or those of worker id $1 when it is not NULL.
+ */
+char *
+UidStoreTenureSelectSql(const char *schema)
+{
+	return psprintf("SELECT t.worker_id, t.token, t.system_identifier, t.timeline, t.host, t.port,"
+					" t.started_at, t.first_ms, t.last_ms, t.ended_at, t.ended_how"
+					" FROM %s AS t WHERE $1::pg_catalog.int4 IS NULL"
+					" OR t.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
+					" ORDER BY t.worker_id, t.first_ms, t.token", UidStoreQualifiedTenure(schema));
 }

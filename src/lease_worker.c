@@ -469,6 +469,8 @@ UidLeaseRenew(void)
 						me.worker_id, failures)));
 	UidLeaseActOn(before, renewed.store_now, renewed.expires_at, true);
 	UidLeaseNotePool(renewed.leased);
+	if (renewed.tenures >= 0)
+		UidLeasePublishLedger(renewed.tenures, renewed.tenure_overlaps);
 }
 
 /*

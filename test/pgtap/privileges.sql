@@ -48,6 +48,12 @@ INSERT INTO decided VALUES
     ('uid_lease_release()', false, false),
     ('uid_lease_acquire()', false, false),
     ('uid_lease_table_sql(name,name)', true, true),
+    -- the tenure ledger: it names every server's host and port
+    ('uid_tenures(integer)', false, true),
+    ('uid_whence(bigint)', false, true),
+    ('uid_tenure_overlaps()', false, true),
+    ('uid_audit(regclass,name,real)', false, true),
+    ('uid_lease_ledger()', true, true),
     -- tickets: drawing decided by USAGE on each sequence; admin functions not PUBLIC's
     ('uid_ticket_create(text,integer,integer,integer)', false, false),
     ('uid_ticket_drop(text)', false, false),

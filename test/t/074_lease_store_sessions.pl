@@ -34,19 +34,7 @@ CREATE ROLE lease1 LOGIN;
 CREATE ROLE lease2 LOGIN;
 CREATE DATABASE fleet;
 });
-$coord->safe_psql(
-	'fleet', q{
-CREATE SCHEMA uid_lease;
-CREATE TABLE uid_lease.lease (
-    worker_id integer PRIMARY KEY CHECK (worker_id BETWEEN 0 AND 1023),
-    token bigint NOT NULL, system_identifier numeric(20,0) NOT NULL,
-    timeline integer NOT NULL, host text, port integer, pid integer,
-    acquired_at timestamptz NOT NULL, renewed_at timestamptz NOT NULL,
-    expires_at timestamptz NOT NULL, released_at timestamptz,
-    last_issued_ms bigint NOT NULL DEFAULT 0);
-GRANT USAGE ON SCHEMA uid_lease TO lease1, lease2;
-GRANT SELECT, INSERT, UPDATE ON uid_lease.lease TO lease1, lease2;
-});
+$coord->safe_psql('fleet', admin_lease_table_sql('lease1', 'lease2'));
 my $a = started_lease_node('holder_a', "uid.lease_conninfo = '$store dbname=fleet user=lease1'\n");
 my ($wa) = wait_held($a);
 is($wa, 0, 'server A holds id 0');
@@ -122,8 +110,8 @@ wait_held($cit);
 is( $coord->safe_psql(
 		'citus_store',
 		q{SELECT string_agg(command || '=' || coalesce(propagation, 'unset'), ',' ORDER BY command) FROM ddl_seen}),
-	'ALTER TABLE=off,COMMENT=off,CREATE SCHEMA=off,CREATE TABLE=off',
-	'the lease worker creates schema and table with citus.enable_ddl_propagation off');
+	'ALTER TABLE=off,ALTER TABLE=off,COMMENT=off,COMMENT=off,CREATE SCHEMA=off,CREATE TABLE=off,CREATE TABLE=off',
+	'the lease worker creates schema, lease table and tenure ledger with citus.enable_ddl_propagation off');
 $cit->stop;
 
 # --- a store that accepts the TCP connection and never answers

@@ -12,7 +12,7 @@ use IPC::Run;
 
 our @EXPORT = qw(lease_node wait_held try_next_sql uid_epoch_ms kill9_and_start
   hostile_role plant_operators plant_lease_table is_superuser poll_within
-  started_lease_node load_setup load_start load_stop issued_count issued_ids
+  started_lease_node admin_lease_table_sql load_setup load_start load_stop issued_count issued_ids
   duplicates_among refusal_seconds);
 
 use constant uid_epoch_ms => 1767225600000;
@@ -162,6 +162,26 @@ GRANT ALL ON $schema.lease TO PUBLIC;
 GRANT EXECUTE ON FUNCTION $schema.grab() TO PUBLIC;
 });
 	return;
+}
+
+# The schema uid_lease and a lease table in it as an administrator (a
+# superuser) creates them beforehand for uid 1.2, with rights on the table
+# for each of @roles; no tenure ledger.
+sub admin_lease_table_sql
+{
+	my (@roles) = @_;
+	my $roles = join(', ', @roles);
+	return q{
+CREATE SCHEMA uid_lease;
+CREATE TABLE uid_lease.lease (
+    worker_id integer PRIMARY KEY CHECK (worker_id BETWEEN 0 AND 1023),
+    token bigint NOT NULL, system_identifier numeric(20,0) NOT NULL,
+    timeline integer NOT NULL, host text, port integer, pid integer,
+    acquired_at timestamptz NOT NULL, renewed_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL, released_at timestamptz,
+    last_issued_ms bigint NOT NULL DEFAULT 0);
+} . "GRANT USAGE ON SCHEMA uid_lease TO $roles;\n"
+	  . "GRANT SELECT, INSERT, UPDATE ON uid_lease.lease TO $roles;\n";
 }
 
 # A started lease node (lease_node, with extra settings $conf) with the
