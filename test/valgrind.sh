@@ -139,7 +139,7 @@ start preload
 regress=$(ls sql/*.sql | sed -e 's#sql/##' -e 's#\.sql$##' | grep -v '^uid--')
 echo "== pg_regress: $(echo $regress)"
 "$pg_regress" --inputdir=. --outputdir="$VG_DIR/regress" \
-	--bindir="$UID_BINDIR" --host="$VG_DIR" --port="$PORT" --dbname=uid_vg_regress \
+	--bindir="$UID_BINDIR" --host="$VG_DIR" --port="$PORT" --dbname=contrib_regression \
 	--load-extension=uid $regress >"$VG_DIR/regress.out" 2>&1 || true
 note_diffs "$VG_DIR/regress/regression.diffs" pg_regress
 
