@@ -75,7 +75,8 @@ if wants deb || wants root; then
 	say "lintian"
 	# lintian reads the packages only; it need not run as root
 	chmod -R a+rX "$work"
-	runuser -u nobody -- lintian --fail-on error --display-info "$work"/uid_*.changes ||
+	# (from the work directory: the clone it runs from may be root's alone)
+	(cd "$work" && runuser -u nobody -- lintian --fail-on error --display-info "$work"/uid_*.changes) ||
 		fail "lintian reports errors"
 	echo "  lintian: no errors"
 fi
