@@ -87,10 +87,12 @@
 typedef struct AdoptedSeq
 {
 	Oid			relid;			/* hash key */
-	bool		known;			/* adopted, increment and ACL below are current */
+	bool		known;			/* adopted and increment are current */
 	bool		adopted;
 	int64		increment;
-	Oid			acl_user;		/* the role the ACL checks below are for */
+	Oid			acl_user;		/* the role the ACL checks below are for
+								 * (adopted sequences only; InvalidOid: none
+								 * made since known was set) */
 	bool		may_next;		/* USAGE or UPDATE: nextval() */
 	bool		may_read;		/* USAGE or SELECT: currval(), lastval() */
 	bool		have_last;		/* this session's currval(), once nextval() ran */
@@ -202,7 +204,7 @@ LookupSeq(Oid relid)
 		seq->known = false;
 		seq->have_last = false;
 	}
-	if (!seq->known || seq->acl_user != user)
+	if (!seq->known)
 	{
 		ObjectAddress addr;
 		char	   *label;
@@ -222,10 +224,15 @@ LookupSeq(Oid relid)
 				ReleaseSysCache(tuple);
 			}
 		}
-		seq->acl_user = user;
+		seq->acl_user = InvalidOid;
+		seq->known = true;
+	}
+	/* PostgreSQL's own functions check the privileges of other sequences */
+	if (seq->adopted && seq->acl_user != user)
+	{
 		seq->may_next = pg_class_aclcheck(relid, user, ACL_USAGE | ACL_UPDATE) == ACLCHECK_OK;
 		seq->may_read = pg_class_aclcheck(relid, user, ACL_USAGE | ACL_SELECT) == ACLCHECK_OK;
-		seq->known = true;
+		seq->acl_user = user;
 	}
 	return seq;
 }
@@ -546,8 +553,6 @@ uid_sequence_currval(PG_FUNCTION_ARGS)
 Datum
 uid_sequence_lastval(PG_FUNCTION_ARGS)
 {
-	AdoptedSeq *seq;
-
 	if (!last_is_uid)
 		return lastval(fcinfo);
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(last_uid_seq)))
@@ -555,9 +560,9 @@ uid_sequence_lastval(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("lastval is not yet defined in this session"),
 				 errdetail("The sequence of the session's last nextval() was dropped.")));
+	/* as PostgreSQL's lastval(): also if the sequence is no longer adopted */
 	LockRelationOid(last_uid_seq, AccessShareLock);
-	seq = LookupSeq(last_uid_seq);
-	if (!seq->may_read)
+	if (pg_class_aclcheck(last_uid_seq, GetUserId(), ACL_USAGE | ACL_SELECT) != ACLCHECK_OK)
 		PermissionDenied(last_uid_seq);
 	PG_RETURN_INT64(last_uid_value);
 }
