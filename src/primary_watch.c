@@ -180,8 +180,13 @@ UidWatchConnect(const char *conninfo, char *error, size_t errlen)
 	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 	PGconn	   *conn = PQconnectStartParams(keys, vals, 1);
 
+	/* a connection that failed at once has no socket to wait on */
+	if (conn != NULL && PQstatus(conn) == CONNECTION_BAD)
+		status = PGRES_POLLING_FAILED;
 	while (conn != NULL && status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
 	{
+		if (PQsocket(conn) < 0)
+			break;
 		if (!UidWatchWait(conn, status == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE,
 						  deadline))
 		{
