@@ -46,6 +46,9 @@ SELECT uid_ticket_create('cu_blocks', 3, 3, 2);              -- blocks of 2 from
 SELECT uid_ticket_create('cu_floor', 1, 4);                  -- no column: a floor is given
 SELECT uid_ticket_create('cu_moved', 1, 2);                  -- carried over past the values
 CREATE TABLE boxes (n bigint DEFAULT nextval('uid_ticket.cu_blocks'));
+-- a ticket in a text column cannot be read as a number: a warning, and the
+-- floor is given for it below
+CREATE TABLE labels (code text DEFAULT 'L-' || uid_ticket_next('cu_floor'));
 INSERT INTO orders (id, ticket, item) VALUES (uid_from_time(now() - interval '1 h'), 998, 'old'),
                                              (:ahead, 1001, 'ahead');
 -- a v4 key sorts above every v7 key: it is not one of uuid7()'s

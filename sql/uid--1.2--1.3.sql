@@ -886,6 +886,8 @@ DECLARE
     plan_row    text[] := '{}';
     plan_max    text[] := '{}';
     ready       text;
+    integers    pg_catalog.oid[] := '{int2,int4,int8}'::pg_catalog.regtype[]::pg_catalog.oid[];
+    v7_of       text := '@extschema@.uuid7_time(uuid)'::pg_catalog.regprocedure::pg_catalog.regproc::text;
 BEGIN
     IF dry_run IS NULL THEN
         RAISE EXCEPTION 'dry_run must not be NULL'
@@ -992,15 +994,15 @@ BEGIN
                 CONTINUE;
             END IF;
             EXECUTE pg_catalog.format(
-                'SELECT %1$I FROM %2$s WHERE %1$I IS NOT NULL AND @extschema@.uuid7_time(%1$I) IS NOT NULL ORDER BY %1$I DESC LIMIT 1',
-                r.attname, r.rel) INTO u;
+                'SELECT %1$I FROM %2$s WHERE %1$I IS NOT NULL AND %3$s(%1$I) IS NOT NULL ORDER BY %1$I DESC LIMIT 1',
+                r.attname, r.rel, v7_of) INTO u;
             IF u IS NOT NULL AND (uuid_max IS NULL OR u OPERATOR(pg_catalog.>) uuid_max) THEN
                 uuid_max := u;
             END IF;
             RETURN QUERY SELECT r.kind, r.rel::text, r.attname, u::text,
                                 CASE WHEN u IS NULL THEN reading || ': no version 7 value' ELSE reading END;
         ELSE
-            IF r.typ OPERATOR(pg_catalog.<>) ALL ('{int2,int4,int8}'::pg_catalog.regtype[]) THEN
+            IF r.typ OPERATOR(pg_catalog.<>) ALL (integers) THEN
                 RAISE WARNING 'column % of table % is not an integer column: not read', r.attname, r.rel
                     USING HINT = 'Move uid_next() past its values by hand with uid_advance_past().';
                 RETURN QUERY SELECT r.kind, r.rel::text, r.attname, NULL::text,
@@ -1048,7 +1050,9 @@ BEGIN
         END IF;
         col_max := NULL;
         FOR r IN
-            SELECT DISTINCT sc.tbl AS rel, sc.col AS attname
+            SELECT u.rel, u.attname, coalesce(nullif(ty.typbasetype, 0), ty.oid) AS typ
+            FROM (
+            SELECT sc.tbl AS rel, sc.col AS attname
             FROM @extschema@.uid_sequence_columns(t.seq) AS sc
             UNION
             SELECT ad.adrelid::pg_catalog.regclass, a.attname
@@ -1064,9 +1068,20 @@ BEGIN
             WHERE p.oid OPERATOR(pg_catalog.=) '@extschema@.uid_ticket_next(text)'::pg_catalog.regprocedure
               AND pg_catalog.strpos(pg_catalog.pg_get_expr(ad.adbin, ad.adrelid),
                                     pg_catalog.format('uid_ticket_next(%L::text)', t.name)) OPERATOR(pg_catalog.>) 0
+            ) AS u
+            JOIN pg_catalog.pg_attribute a
+              ON a.attrelid OPERATOR(pg_catalog.=) u.rel AND a.attname OPERATOR(pg_catalog.=) u.attname
+            JOIN pg_catalog.pg_type ty ON ty.oid OPERATOR(pg_catalog.=) a.atttypid
             ORDER BY 1, 2
         LOOP
             PERFORM @extschema@.uid_catch_up_lock(r.rel, r.attname, dry_run);
+            IF r.typ OPERATOR(pg_catalog.<>) ALL (integers) THEN
+                RAISE WARNING 'column % of table % is not an integer column: not read', r.attname, r.rel
+                    USING HINT = pg_catalog.format('Pass the greatest ticket it holds in ticket_floors: ''{"%s": ...}''.', t.name);
+                RETURN QUERY SELECT 'ticket'::text, r.rel::text, r.attname, NULL::text,
+                                    'not read: not an integer column'::text;
+                CONTINUE;
+            END IF;
             EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I)::pg_catalog.numeric FROM %s',
                                       r.attname, r.rel) INTO target;
             IF target IS NOT NULL AND (col_max IS NULL OR target OPERATOR(pg_catalog.>) col_max) THEN
@@ -1074,7 +1089,7 @@ BEGIN
             END IF;
             RETURN QUERY SELECT 'ticket'::text, r.rel::text, r.attname, target::text, reading;
         END LOOP;
-        IF floors ? t.name THEN
+        IF floors OPERATOR(pg_catalog.?) t.name THEN
             col_max := GREATEST(col_max, (floors OPERATOR(pg_catalog.->>) t.name)::numeric);
         END IF;
 
