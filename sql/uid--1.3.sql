@@ -2335,6 +2335,9 @@ DECLARE
     plan_max    text[] := '{}';
     ready       text;
     integers    pg_catalog.oid[] := '{int2,int4,int8}'::pg_catalog.regtype[]::pg_catalog.oid[];
+    call_rel    regclass[] := '{}';
+    call_col    name[] := '{}';
+    call_expr   text[] := '{}';
     v7_of       text := '@extschema@.uuid7_time(uuid)'::pg_catalog.regprocedure::pg_catalog.regproc::text;
 BEGIN
     IF dry_run IS NULL THEN
@@ -2385,7 +2388,8 @@ BEGIN
     FOR r IN
         WITH gen AS (
             SELECT p.oid,
-                   CASE p.proname WHEN 'uid_next' THEN 'uid_next'::text ELSE 'uuid7' END AS kind
+                   CASE p.proname WHEN 'uid_next' THEN 'uid_next'::text
+                                  WHEN 'uid_ticket_next' THEN 'ticket' ELSE 'uuid7' END AS kind
             FROM pg_catalog.pg_proc p
             JOIN pg_catalog.pg_depend e
               ON e.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
@@ -2396,7 +2400,8 @@ BEGIN
               ON x.oid OPERATOR(pg_catalog.=) e.refobjid AND x.extname OPERATOR(pg_catalog.=) 'uid'
             WHERE (p.proname OPERATOR(pg_catalog.=) 'uid_next' AND p.pronargs OPERATOR(pg_catalog.=) 0)
                OR (p.proname OPERATOR(pg_catalog.=) 'uuid7' AND p.pronargs OPERATOR(pg_catalog.=) 0)
-               OR p.proname OPERATOR(pg_catalog.=) 'uuidv7'),
+               OR p.proname OPERATOR(pg_catalog.=) 'uuidv7'
+               OR (p.proname OPERATOR(pg_catalog.=) 'uid_ticket_next' AND p.pronargs OPERATOR(pg_catalog.=) 1)),
         adopted AS (
             SELECT l.objoid AS seq, s.seqincrement AS inc
             FROM pg_catalog.pg_seclabel l
@@ -2404,7 +2409,8 @@ BEGIN
             WHERE l.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
               AND l.provider OPERATOR(pg_catalog.=) 'uid'),
         col AS (
-            SELECT gen.kind, ad.adrelid AS rel, a.attname, 1::bigint AS inc, NULL::pg_catalog.regclass AS seq
+            SELECT gen.kind, ad.adrelid AS rel, a.attname, 1::bigint AS inc, NULL::pg_catalog.regclass AS seq,
+                   pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
             FROM pg_catalog.pg_depend d
             JOIN gen ON d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
                     AND d.refobjid OPERATOR(pg_catalog.=) gen.oid
@@ -2414,9 +2420,9 @@ BEGIN
             JOIN pg_catalog.pg_attribute a
               ON a.attrelid OPERATOR(pg_catalog.=) ad.adrelid AND a.attnum OPERATOR(pg_catalog.=) ad.adnum
             UNION
-            SELECT 'uid_next', sc.tbl::pg_catalog.oid, sc.col, adopted.inc, adopted.seq::pg_catalog.regclass
+            SELECT 'uid_next', sc.tbl::pg_catalog.oid, sc.col, adopted.inc, adopted.seq::pg_catalog.regclass, NULL
             FROM adopted, @extschema@.uid_sequence_columns(adopted.seq::pg_catalog.regclass) AS sc)
-        SELECT c1.kind, c1.rel::pg_catalog.regclass AS rel, c1.attname, c1.inc, c1.seq,
+        SELECT c1.kind, c1.rel::pg_catalog.regclass AS rel, c1.attname, c1.inc, c1.seq, c1.expr,
                coalesce(nullif(ty.typbasetype, 0), ty.oid) AS typ
         FROM col c1
         JOIN pg_catalog.pg_class k ON k.oid OPERATOR(pg_catalog.=) c1.rel
@@ -2432,15 +2438,27 @@ BEGIN
                   AND c2.attname OPERATOR(pg_catalog.=) c1.attname))
         ORDER BY c1.rel, c1.attname, c1.kind
     LOOP
+        IF r.kind OPERATOR(pg_catalog.=) 'ticket' THEN
+            -- read with the ticket its default names, below
+            call_rel := call_rel OPERATOR(pg_catalog.||) r.rel;
+            call_col := call_col OPERATOR(pg_catalog.||) r.attname;
+            call_expr := call_expr OPERATOR(pg_catalog.||) r.expr;
+            CONTINUE;
+        END IF;
         PERFORM @extschema@.uid_catch_up_lock(r.rel, r.attname, dry_run);
+        IF r.typ OPERATOR(pg_catalog.<>) ALL (CASE WHEN r.kind OPERATOR(pg_catalog.=) 'uuid7'
+                                                   THEN '{uuid}'::pg_catalog.regtype[]::pg_catalog.oid[]
+                                                   ELSE integers END) THEN
+            RAISE WARNING 'column % of table % is not % column: not read', r.attname, r.rel,
+                          CASE WHEN r.kind OPERATOR(pg_catalog.=) 'uuid7' THEN 'a uuid' ELSE 'an integer' END
+                USING HINT = CASE WHEN r.kind OPERATOR(pg_catalog.=) 'uuid7'
+                                  THEN 'Move uuid7() past its values by hand with uuid7_advance_past().'
+                                  ELSE 'Move uid_next() past its values by hand with uid_advance_past().' END;
+            RETURN QUERY SELECT r.kind, r.rel::text, r.attname, NULL::text,
+                                'not read: not of its generator''s type'::text;
+            CONTINUE;
+        END IF;
         IF r.kind OPERATOR(pg_catalog.=) 'uuid7' THEN
-            IF r.typ OPERATOR(pg_catalog.<>) 'pg_catalog.uuid'::pg_catalog.regtype THEN
-                RAISE WARNING 'column % of table % is not of type uuid: not read', r.attname, r.rel
-                    USING HINT = 'Move uuid7() past its values by hand with uuid7_advance_past().';
-                RETURN QUERY SELECT r.kind, r.rel::text, r.attname, NULL::text,
-                                    'not read: not a uuid column'::text;
-                CONTINUE;
-            END IF;
             EXECUTE pg_catalog.format(
                 'SELECT %1$I FROM %2$s WHERE %1$I IS NOT NULL AND %3$s(%1$I) IS NOT NULL ORDER BY %1$I DESC LIMIT 1',
                 r.attname, r.rel, v7_of) INTO u;
@@ -2448,15 +2466,8 @@ BEGIN
                 uuid_max := u;
             END IF;
             RETURN QUERY SELECT r.kind, r.rel::text, r.attname, u::text,
-                                CASE WHEN u IS NULL THEN reading || ': no version 7 value' ELSE reading END;
+                                CASE WHEN u IS NULL THEN reading OPERATOR(pg_catalog.||) ': no version 7 value' ELSE reading END;
         ELSE
-            IF r.typ OPERATOR(pg_catalog.<>) ALL (integers) THEN
-                RAISE WARNING 'column % of table % is not an integer column: not read', r.attname, r.rel
-                    USING HINT = 'Move uid_next() past its values by hand with uid_advance_past().';
-                RETURN QUERY SELECT r.kind, r.rel::text, r.attname, NULL::text,
-                                    'not read: not an integer column'::text;
-                CONTINUE;
-            END IF;
             EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I)::pg_catalog.int8 FROM %s',
                                       r.attname, r.rel) INTO v;
             IF v IS NOT NULL THEN
@@ -2503,19 +2514,11 @@ BEGIN
             SELECT sc.tbl AS rel, sc.col AS attname
             FROM @extschema@.uid_sequence_columns(t.seq) AS sc
             UNION
-            SELECT ad.adrelid::pg_catalog.regclass, a.attname
-            FROM pg_catalog.pg_depend d
-            JOIN pg_catalog.pg_proc p
-              ON d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-             AND p.oid OPERATOR(pg_catalog.=) d.refobjid
-            JOIN pg_catalog.pg_attrdef ad
-              ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_attrdef'::pg_catalog.regclass
-             AND d.objid OPERATOR(pg_catalog.=) ad.oid
-            JOIN pg_catalog.pg_attribute a
-              ON a.attrelid OPERATOR(pg_catalog.=) ad.adrelid AND a.attnum OPERATOR(pg_catalog.=) ad.adnum
-            WHERE p.oid OPERATOR(pg_catalog.=) '@extschema@.uid_ticket_next(text)'::pg_catalog.regprocedure
-              AND pg_catalog.strpos(pg_catalog.pg_get_expr(ad.adbin, ad.adrelid),
-                                    pg_catalog.format('uid_ticket_next(%L::text)', t.name)) OPERATOR(pg_catalog.>) 0
+            SELECT x.rel, x.attname
+            FROM ROWS FROM (pg_catalog.unnest(call_rel), pg_catalog.unnest(call_col),
+                            pg_catalog.unnest(call_expr)) AS x(rel, attname, expr)
+            WHERE pg_catalog.strpos(x.expr, pg_catalog.format('uid_ticket_next(%L::text)', t.name))
+                  OPERATOR(pg_catalog.>) 0
             ) AS u
             JOIN pg_catalog.pg_attribute a
               ON a.attrelid OPERATOR(pg_catalog.=) u.rel AND a.attname OPERATOR(pg_catalog.=) u.attname
@@ -2580,24 +2583,20 @@ BEGIN
     IF uid_max IS NOT NULL AND uid_max OPERATOR(pg_catalog.<) 0 THEN
         uid_max := NULL;
     END IF;
-    IF uid_max IS NOT NULL AND @extschema@.uid_time(uid_max)
-           OPERATOR(pg_catalog.>) (pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) '1 day'::interval) THEN
-        RAISE EXCEPTION 'a stored uid, %, was issued at %, more than a day ahead of this server''s clock',
-                        uid_max, @extschema@.uid_time(uid_max)
+    FOR f IN
+        SELECT x.what, x.val, x.at, x.mover
+        FROM (VALUES ('uid', uid_max::text, @extschema@.uid_time(uid_max), 'uid_advance_past() moves uid_next()'),
+                     ('UUID', uuid_max::text, @extschema@.uuid7_time(uuid_max), 'uuid7_advance_past() moves uuid7()'))
+             AS x(what, val, at, mover)
+        WHERE x.at OPERATOR(pg_catalog.>) (pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) '1 day'::interval)
+    LOOP
+        RAISE EXCEPTION 'a stored %, %, carries the time %, more than a day ahead of this server''s clock',
+                        f.what, f.val, f.at
             USING ERRCODE = 'UID05',
-                  DETAIL = 'uid_advance_past() moves uid_next() at most a day past the clock; nothing was changed.',
+                  DETAIL = f.mover OPERATOR(pg_catalog.||) ' at most a day past the clock; nothing was changed.',
                   HINT = pg_catalog.format('Check the value and this server''s clock; uid_catch_up() can move past it once the clock is past %s (see "Moving the writes: uid_catch_up()" in docs/operations.md).',
-                                           @extschema@.uid_time(uid_max) OPERATOR(pg_catalog.-) '1 day'::interval);
-    END IF;
-    IF uuid_max IS NOT NULL AND @extschema@.uuid7_time(uuid_max)
-           OPERATOR(pg_catalog.>) (pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) '1 day'::interval) THEN
-        RAISE EXCEPTION 'a stored UUID, %, carries the time %, more than a day ahead of this server''s clock',
-                        uuid_max, @extschema@.uuid7_time(uuid_max)
-            USING ERRCODE = 'UID05',
-                  DETAIL = 'uuid7_advance_past() moves uuid7() at most a day past the clock; nothing was changed.',
-                  HINT = pg_catalog.format('Check the value and this server''s clock; uid_catch_up() can move past it once the clock is past %s (see "Moving the writes: uid_catch_up()" in docs/operations.md).',
-                                           @extschema@.uuid7_time(uuid_max) OPERATOR(pg_catalog.-) '1 day'::interval);
-    END IF;
+                                           f.at OPERATOR(pg_catalog.-) '1 day'::interval);
+    END LOOP;
     IF NOT dry_run AND (
         (uid_max IS NOT NULL AND NOT pg_catalog.has_function_privilege('@extschema@.uid_advance_past(bigint)'::pg_catalog.regprocedure, 'EXECUTE'))
         OR (uuid_max IS NOT NULL AND NOT pg_catalog.has_function_privilege('@extschema@.uuid7_advance_past(uuid)'::pg_catalog.regprocedure, 'EXECUTE'))) THEN
