@@ -71,7 +71,7 @@ $blue->safe_psql(
 	                     ticket bigint NOT NULL UNIQUE DEFAULT uid_ticket_next('orders'),
 	                     item text);
 	CREATE TABLE events (id uuid PRIMARY KEY DEFAULT uuid7(), n integer);
-	CREATE PUBLICATION app FOR TABLE orders, events;});
+	CREATE PUBLICATION app FOR TABLE orders, events, uid_ticket._tickets;});
 for my $time ('2026-06-01 12:00:00', '2026-06-01 12:00:02')
 {
 	freeze($blue, $time);
@@ -116,10 +116,11 @@ for my $node ($plain, $green)
 	is( $node->safe_psql(
 			'postgres', q{
 		SELECT max(id), (SELECT id FROM events ORDER BY id DESC LIMIT 1),
+		       (SELECT node || ' of ' || nodes FROM uid_tickets WHERE name = 'orders'),
 		       (SELECT last_value || ',' || is_called FROM uid_ticket.orders)
 		FROM orders}),
-		"$blue_max_id|$blue_max_uuid|1,false",
-		$node->name . ': blue\'s rows copied; the ticket sequence was not');
+		"$blue_max_id|$blue_max_uuid|1 of 2|1,false",
+		$node->name . ': blue\'s rows and ticket metadata copied; the ticket sequence was not');
 }
 
 # Writes on blue have stopped (there are no more) and each green has them
