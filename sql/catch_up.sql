@@ -96,6 +96,14 @@ GRANT EXECUTE ON FUNCTION uid_catch_up(boolean, jsonb) TO regress_catch_up_app;
 SET ROLE regress_catch_up_app;
 SELECT err('SELECT uid_catch_up(true)');
 RESET ROLE;
+-- with SELECT on every table, a row-level security policy would still hide
+-- rows from it: refused
+GRANT SELECT ON ALL TABLES IN SCHEMA catch_up TO regress_catch_up_app;
+ALTER TABLE orders ENABLE ROW LEVEL SECURITY;
+SET ROLE regress_catch_up_app;
+SELECT err('SELECT uid_catch_up(true)');
+RESET ROLE;
+ALTER TABLE orders DISABLE ROW LEVEL SECURITY;
 
 -- The catch-up: each generator past the greatest value of its columns (the
 -- adopted column's too), each ticket sequence past its columns' values or

@@ -832,7 +832,8 @@ COMMENT ON VIEW uid_stats IS
 -- anything.  It runs as the caller: PostgreSQL checks the caller's
 -- privileges on each table, sequence and function.
 
--- Before a column is read: the caller's SELECT privilege on it, and (unless
+-- Before a column is read: the caller's SELECT privilege on it, no
+-- row-level security that applies to the caller, and (unless
 -- a dry run) a SHARE lock on its table until the end of the transaction, so
 -- that no insert is in progress while its greatest value is read and none
 -- can follow until the generators have moved.
@@ -847,6 +848,12 @@ BEGIN
             USING ERRCODE = '42501',
                   HINT = 'uid_catch_up() reads every column whose default is uid_next(), uuid7(), an adopted or a ticket sequence: run it as a role that may read and lock each such table (a superuser).';
     END IF;
+    -- rows a policy hides would be left out of the greatest value
+    IF pg_catalog.row_security_active(rel) THEN
+        RAISE EXCEPTION 'row-level security applies to table % for this role: uid_catch_up() would not see every row', rel
+            USING ERRCODE = '42501',
+                  HINT = 'Run it as a superuser or a role with BYPASSRLS.';
+    END IF;
     IF NOT dry_run THEN
         EXECUTE pg_catalog.format('LOCK TABLE %s IN SHARE MODE', rel);
     END IF;
@@ -854,7 +861,7 @@ END
 $$;
 
 COMMENT ON FUNCTION uid_catch_up_lock(regclass, name, boolean) IS
-'Part of uid_catch_up(): raises 42501 unless the caller may read the column; unless dry_run, locks its table in SHARE mode. It runs as the caller and does only what the caller may do: PUBLIC may execute it.';
+'Part of uid_catch_up(): raises 42501 unless the caller may read the column and every row of its table; unless dry_run, locks its table in SHARE mode. It runs as the caller and does only what the caller may do: PUBLIC may execute it.';
 
 CREATE FUNCTION uid_catch_up(dry_run boolean DEFAULT false,
                              ticket_floors jsonb DEFAULT '{}')
