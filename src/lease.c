@@ -470,7 +470,8 @@ UidLeaseNoWorkerIdDetail(const UidLeaseShared *s)
 		case UID_LEASE_HELD_ELSEWHERE:
 			return psprintf("Worker id %d is held in the lease store by another live server (%s); "
 							"the first holder keeps it, and this server issues IDs once it has registered it.",
-							s->worker_id, error);
+							s->worker_id, UidLeaseMayReadErrors() ? s->last_error :
+							"named in the server log, and in uid_lease_status() for superusers and pg_monitor");
 		case UID_LEASE_UNCONFIRMED:
 			return psprintf("Worker id %d was acquired, but the lease store's standbys have not confirmed it yet%s%s.",
 							s->worker_id, error[0] ? ": " : "", error);

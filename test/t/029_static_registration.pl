@@ -3,7 +3,8 @@
 # lease of that one id, and issues only while the registration is held.
 #  - two servers given the same static id and one store: the first
 #    registers it and issues; the second refuses (UID02, the detail names
-#    the first: system identifier, host, port); the first keeps issuing;
+#    the first: system identifier, host, port, to superusers and pg_monitor);
+#    the first keeps issuing;
 #  - a leased server on the same store never gets the registered id (a
 #    pool of two: it would otherwise take the lowest);
 #  - the registration is a tenure of the ledger, and uid_whence() names
@@ -76,6 +77,14 @@ ok($second->log_contains("static worker id 0 is held in the lease store by anoth
 	'second: logged');
 is($second->safe_psql('postgres', q{SELECT count(*) FROM uid_lease_status() WHERE last_error LIKE '%port ' || } . $first_port . q{ || '%'}),
 	'1', 'second: last_error of uid_lease_status() names the first server');
+$second->safe_psql('postgres', 'CREATE ROLE app LOGIN');
+my ($ret, $out, $app_err) = $second->psql('postgres', 'SELECT uid_next()', extra_params => [ '-U', 'app' ]);
+like($app_err, qr/DETAIL:.*held in the lease store by another live server \(named in the server log/s,
+	'second, as an ordinary role: the detail says that another server holds the id');
+unlike($app_err, qr/port $first_port|$first_sysid/, 'second, as an ordinary role: but not which one');
+($ret, $out) = $second->psql('postgres', 'SELECT last_error FROM uid_lease_status()', extra_params => [ '-U', 'app' ]);
+like($out, qr/^another server holds this worker id in the lease store \(details/,
+	'second, as an ordinary role: last_error says only the kind');
 
 # the first keeps its registration and issues, over several more attempts of the second
 my $renewals = $first->safe_psql('postgres', 'SELECT renewals FROM uid_lease_status()');
