@@ -379,9 +379,12 @@ UidLeaseAcquire(void)
 	if (chosen < 0 && UidLeaseRegistersStatic())
 	{
 		char	   *holder = UidStoreDescribeHolder(UidGeneratorStaticWorkerId());
+		/* logged once per holder: its expiry, at the end, moves at each renewal */
+		char	   *until = strstr(holder, ", until ");
+		char	   *who = until ? pnstrdup(holder, until - holder) : holder;
 
 		UidStoreCommit();
-		if (strncmp(me.last_logged_error, holder, sizeof(me.last_logged_error) - 1) != 0)
+		if (strncmp(me.last_logged_error, who, sizeof(me.last_logged_error) - 1) != 0)
 			ereport(WARNING,
 					(errmsg("uid: static worker id %d is held in the lease store by another server: %s",
 							UidGeneratorStaticWorkerId(), holder),
@@ -389,7 +392,7 @@ UidLeaseAcquire(void)
 							   UidGeneratorStaticWorkerId()),
 					 errhint("Give this server a worker id of its own, or stop the other holder; "
 							 "the lease worker tries again every %d ms.", uid_lease_renew_interval_ms)));
-		strlcpy(me.last_logged_error, holder, sizeof(me.last_logged_error));
+		strlcpy(me.last_logged_error, who, sizeof(me.last_logged_error));
 		UidLeasePublishHeldElsewhere(UidGeneratorStaticWorkerId(), holder);
 		return;
 	}

@@ -95,6 +95,9 @@ is($first->safe_psql('postgres', q{SELECT string_agg(DISTINCT try_next(), ',') F
 is($second->safe_psql('postgres', 'SELECT state FROM uid_lease_status()'), 'held_elsewhere',
 	'second: still refused');
 is($second->safe_psql('postgres', 'SELECT try_next()'), 'UID02', 'second: still issues nothing');
+my @warnings = grep { /static worker id 0 is held in the lease store by another server/ }
+  split /\n/, slurp_file($second->logfile);
+is(scalar(@warnings), 1, 'second: the warning is logged once for that holder, not at every attempt');
 
 # --- a leased server on the same store, pool of two: never id 0
 my $leased = gen_node('leased', "uid.lease_pool_size = 2\n");
