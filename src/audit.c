@@ -13,16 +13,23 @@
  * would.  For UUIDv7 values only the future is checked, per day of the
  * session's time zone.
  *
- * The column is read through a cursor of the caller's own query, so that
- * privileges, row-level security, inheritance and TABLESAMPLE SYSTEM (the
- * sample) apply as to any query of the caller's.  All memory is in one
- * context per call, dropped before the result is returned.
+ * The column of a plain table (no inheritance children, no row-level
+ * security for the caller), read whole, is read by a scan of the table
+ * access method, after the privilege check a query would make (SELECT on
+ * the table or the column).  Anything else (a sample, a view, a
+ * partitioned or inherited table, row-level security) is read through a
+ * cursor of the caller's own query, so that privileges, policies,
+ * inheritance and TABLESAMPLE SYSTEM (the sample) apply as to any query of
+ * the caller's.  All memory is in one context per call, dropped before the
+ * result is returned.
  */
 #include "postgres.h"
 
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/tableam.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -30,11 +37,15 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
@@ -253,7 +264,8 @@ AuditUuid(Audit *a, const pg_uuid_t *u)
 
 /* Raises the error of an argument uid_audit() refuses. */
 static void
-AuditCheckArgs(FunctionCallInfo fcinfo, Oid *relid, char **col, Oid *typid, float8 *sample)
+AuditCheckArgs(FunctionCallInfo fcinfo, Oid *relid, char **col, AttrNumber *attnum, Oid *typid,
+			   float8 *sample)
 {
 	HeapTuple	tup;
 	Form_pg_attribute att;
@@ -283,6 +295,7 @@ AuditCheckArgs(FunctionCallInfo fcinfo, Oid *relid, char **col, Oid *typid, floa
 				 errhint("Name a bigint column of uid_next() ids or a uuid column of UUIDv7 values.")));
 	att = (Form_pg_attribute) GETSTRUCT(tup);
 	*typid = att->atttypid;
+	*attnum = att->attnum;
 	ReleaseSysCache(tup);
 	if (*typid != INT8OID && *typid != UUIDOID)
 		ereport(ERROR,
@@ -293,12 +306,66 @@ AuditCheckArgs(FunctionCallInfo fcinfo, Oid *relid, char **col, Oid *typid, floa
 				 errhint("uid_audit() reads uid_next() ids (bigint) or UUIDv7 values (uuid).")));
 }
 
+/* One non-NULL value of the column. */
+static inline void
+AuditValue(Audit *a, Oid typid, Datum d)
+{
+	if (typid == INT8OID)
+		AuditId(a, DatumGetInt64(d));
+	else
+		AuditUuid(a, DatumGetUUIDP(d));
+}
+
+/*
+ * Whether the column can be read by a scan of the table itself: a whole
+ * plain table without inheritance children, to which no row-level security
+ * applies for the caller.  Raises the error a query would if the caller may
+ * not read the column.
+ */
+static bool
+AuditDirect(Relation rel, AttrNumber attnum, float8 sample)
+{
+	Oid			relid = RelationGetRelid(rel);
+	Oid			user = GetUserId();
+	char		relkind = rel->rd_rel->relkind;
+
+	if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW)
+		return false;
+	/* the query raises the error of a materialized view not populated */
+	if (!RelationIsPopulated(rel))
+		return false;
+	if (pg_class_aclcheck(relid, user, ACL_SELECT) != ACLCHECK_OK &&
+		pg_attribute_aclcheck(relid, attnum, user, ACL_SELECT) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, get_relkind_objtype(relkind), RelationGetRelationName(rel));
+	return sample >= 1 && !rel->rd_rel->relhassubclass &&
+		check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
+}
+
+/* Reads the column by a scan of the table (AuditDirect). */
+static void
+AuditScanTable(Audit *a, Relation rel, AttrNumber attnum, Oid typid)
+{
+	TableScanDesc scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
+	TupleTableSlot *slot = table_slot_create(rel, NULL);
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		bool		isnull;
+		Datum		d = slot_getattr(slot, attnum, &isnull);
+
+		if (!isnull)
+			AuditValue(a, typid, d);
+		CHECK_FOR_INTERRUPTS();
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	table_endscan(scan);
+}
+
 /*
  * Reads the column through a cursor of the caller's query: the table's
  * pages, or a sample of them (TABLESAMPLE SYSTEM), non-NULL values only.
  */
 static void
-AuditScan(Audit *a, Oid relid, const char *col, Oid typid, float8 sample)
+AuditScanQuery(Audit *a, Oid relid, const char *col, Oid typid, float8 sample)
 {
 	StringInfoData sql;
 	Portal		portal;
@@ -331,12 +398,8 @@ AuditScan(Audit *a, Oid relid, const char *col, Oid typid, float8 sample)
 			bool		isnull;
 			Datum		d = SPI_getbinval(tt->vals[i], tt->tupdesc, 1, &isnull);
 
-			if (isnull)
-				continue;
-			if (typid == INT8OID)
-				AuditId(a, DatumGetInt64(d));
-			else
-				AuditUuid(a, DatumGetUUIDP(d));
+			if (!isnull)
+				AuditValue(a, typid, d);
 		}
 		SPI_freetuptable(tt);
 		CHECK_FOR_INTERRUPTS();
@@ -427,7 +490,9 @@ uid_audit(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Oid			relid;
 	char	   *col;
+	AttrNumber	attnum;
 	Oid			typid;
+	Relation	rel;
 	float8		sample;
 	MemoryContext cxt;
 	MemoryContext old;
@@ -435,7 +500,7 @@ uid_audit(PG_FUNCTION_ARGS)
 	HASHCTL		hctl;
 	TimestampTz now;
 
-	AuditCheckArgs(fcinfo, &relid, &col, &typid, &sample);
+	AuditCheckArgs(fcinfo, &relid, &col, &attnum, &typid, &sample);
 	InitMaterializedSRF(fcinfo, 0);
 
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "uid_audit", ALLOCSET_DEFAULT_SIZES);
@@ -453,7 +518,12 @@ uid_audit(PG_FUNCTION_ARGS)
 	a->until_ms = UidTimestamptzToUnixMs(now) + uid_lease_max_clock_skew_ms - UID_EPOCH_MS;
 	a->until_ts = now + (TimestampTz) uid_lease_max_clock_skew_ms * 1000;
 
-	AuditScan(a, relid, col, typid, sample);
+	rel = relation_open(relid, AccessShareLock);
+	if (AuditDirect(rel, attnum, sample))
+		AuditScanTable(a, rel, attnum, typid);
+	else
+		AuditScanQuery(a, relid, col, typid, sample);
+	relation_close(rel, AccessShareLock);
 	/* the rows are copied into the result's tuplestore */
 	AuditReturn(a, rsinfo, typid);
 

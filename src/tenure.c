@@ -28,7 +28,7 @@
 #include "funcapi.h"
 #include "libpq-fe.h"
 #include "miscadmin.h"
-#include "nodes/makefuncs.h"
+#include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -112,6 +112,7 @@ UidTenureReadLocal(const UidTenureFilter *filter)
 {
 	MemoryContext caller = CurrentMemoryContext;
 	char	   *db = get_database_name(MyDatabaseId);
+	Oid			nsp;
 	Oid			relid;
 	Oid			owner;
 	Oid			save_user;
@@ -123,7 +124,14 @@ UidTenureReadLocal(const UidTenureFilter *filter)
 		UidTenureNoLedger(psprintf("the lease store is the database \"%s\" of this server", uid_lease_database),
 						  psprintf("Call it in the database \"%s\" (uid.lease_database), where uid must be installed too.",
 								   uid_lease_database));
-	relid = RangeVarGetRelid(makeRangeVar(uid_lease_schema, "tenure", -1), AccessShareLock, true);
+	/*
+	 * Looked up without the caller's USAGE on the schema: the statement runs
+	 * as the ledger's owner, and EXECUTE on the functions is the grant.
+	 */
+	nsp = get_namespace_oid(uid_lease_schema, true);
+	relid = OidIsValid(nsp) ? get_relname_relid("tenure", nsp) : InvalidOid;
+	if (OidIsValid(relid))
+		LockRelationOid(relid, AccessShareLock);
 	if (!OidIsValid(relid))
 		UidTenureNoLedger(psprintf("there is no table %s.tenure in this database", quote_identifier(uid_lease_schema)),
 						  "The lease worker creates it (uid.worker_id = 'lease'), or see uid_lease_table_sql().");
