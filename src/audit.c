@@ -51,6 +51,7 @@
 #include "utils/tuplestore.h"
 #include "utils/uuid.h"
 
+#include "compat.h"
 #include "decode.h"
 #include "lease.h"
 #include "tenure.h"
@@ -345,7 +346,7 @@ AuditDirect(Relation rel, AttrNumber attnum, float8 sample)
 static void
 AuditScanTable(Audit *a, Relation rel, AttrNumber attnum, Oid typid)
 {
-	TableScanDesc scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
+	TableScanDesc scan = UidTableBeginScan(rel, GetActiveSnapshot());
 	TupleTableSlot *slot = table_slot_create(rel, NULL);
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
