@@ -348,6 +348,7 @@ AuditScanTable(Audit *a, Relation rel, AttrNumber attnum, Oid typid)
 {
 	TableScanDesc scan = UidTableBeginScan(rel, GetActiveSnapshot());
 	TupleTableSlot *slot = table_slot_create(rel, NULL);
+
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
 		bool		isnull;
@@ -379,7 +380,7 @@ AuditScanQuery(Audit *a, Oid relid, const char *col, Oid typid, float8 sample)
 	appendStringInfo(&sql, "SELECT x.%s FROM %s AS x", quote_identifier(col),
 					 quote_qualified_identifier(nsp, rel));
 	if (sample < 1)
-		appendStringInfo(&sql, " TABLESAMPLE SYSTEM (%s)",
+		appendStringInfo(&sql, " TABLESAMPLE pg_catalog.system (%s)",
 						 DatumGetCString(DirectFunctionCall1(float8out, Float8GetDatum(sample * 100))));
 	appendStringInfo(&sql, " WHERE x.%s IS NOT NULL", quote_identifier(col));
 
