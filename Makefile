@@ -29,7 +29,8 @@ OBJS = \
 	src/mask.o \
 	src/time_filter.o \
 	src/adopt.o \
-	src/tenure.o
+	src/tenure.o \
+	src/audit.o
 
 # CREATE EXTENSION uid runs the install script of default_version
 # (uid.control) alone: sql/uid--1.3.sql.  The 1.0 install script and the

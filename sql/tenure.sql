@@ -12,9 +12,58 @@ SELECT kind, day, ids FROM uid_audit('audited', 'u');
 -- a sample reads a fraction of the pages (all of them on a table this small)
 SELECT kind FROM uid_audit('audited', 'u', 0.5) WHERE kind = 'total';
 
+-- NULLs are not counted; a UUID of another version or the nil UUID is not
+-- from the future
+INSERT INTO audited (id, u) VALUES (1, NULL), (2, NULL), (3, gen_random_uuid()),
+    (4, '00000000-0000-0000-0000-000000000000'), (5, 'ffffffff-ffff-8fff-bfff-ffffffffffff');
+SELECT kind, day, ids FROM uid_audit('audited', 'u');
+-- a table with no rows: the total only
+CREATE TABLE audited_empty (id bigint, u uuid);
+SELECT kind, worker_id, day, ids, example FROM uid_audit('audited_empty', 'u');
+-- a sample of 0.5 over about 100 pages reads some of them, not all
+CREATE TABLE audited_big AS SELECT uuid7() AS u FROM generate_series(1, 20000);
+SELECT ids > 0 AND ids < 20000 AS subset FROM uid_audit('audited_big', 'u', 0.5) WHERE kind = 'total';
+SELECT ids FROM uid_audit('audited_big', 'u', 1) WHERE kind = 'total';
+-- a view and an inherited table are read as a query reads them
+CREATE VIEW audited_view AS SELECT u FROM audited WHERE id IS NOT NULL;
+SELECT kind, ids FROM uid_audit('audited_view', 'u');
+CREATE TABLE audited_child () INHERITS (audited_empty);
+INSERT INTO audited_child (u) SELECT uuid7() FROM generate_series(1, 3);
+SELECT kind, ids FROM uid_audit('audited_empty', 'u');
+CREATE MATERIALIZED VIEW audited_mv AS SELECT u FROM audited WITH NO DATA;
+SELECT * FROM uid_audit('audited_mv', 'u');
+REFRESH MATERIALIZED VIEW audited_mv;
+SELECT kind, ids FROM uid_audit('audited_mv', 'u') WHERE kind = 'total';
+
+-- the caller needs SELECT on the column (or the table); row-level
+-- security applies
+CREATE ROLE regress_audit_reader IN ROLE pg_monitor;
+SET ROLE regress_audit_reader;
+SELECT * FROM uid_audit('audited', 'u');
+RESET ROLE;
+GRANT SELECT (u) ON audited TO regress_audit_reader;
+SET ROLE regress_audit_reader;
+SELECT kind, ids FROM uid_audit('audited', 'u') WHERE kind = 'total';
+RESET ROLE;
+ALTER TABLE audited ENABLE ROW LEVEL SECURITY;
+CREATE POLICY audited_some ON audited TO regress_audit_reader USING (n <= 10);
+GRANT SELECT ON audited TO regress_audit_reader;
+SET ROLE regress_audit_reader;
+SELECT kind, ids FROM uid_audit('audited', 'u') WHERE kind = 'total';
+RESET ROLE;
+ALTER TABLE audited DISABLE ROW LEVEL SECURITY;
+DROP POLICY audited_some ON audited;
+REVOKE ALL ON audited FROM regress_audit_reader;
+DROP ROLE regress_audit_reader;
+
 -- invalid: no such column, a column of another type, a sample out of range
 SELECT * FROM uid_audit('audited', 'nope');
+SELECT * FROM uid_audit('audited', 'ctid');
 SELECT * FROM uid_audit('audited', 'n');
+ALTER TABLE audited ADD COLUMN t text, ADD COLUMN gone bigint;
+ALTER TABLE audited DROP COLUMN gone;
+SELECT * FROM uid_audit('audited', 't');
+SELECT * FROM uid_audit('audited', 'gone');
 SELECT * FROM uid_audit('audited', 'u', 0);
 SELECT * FROM uid_audit('audited', 'u', 1.5);
 SELECT * FROM uid_audit('audited', 'u', NULL);
@@ -42,4 +91,6 @@ SELECT p.oid::regprocedure AS function,
 FROM pg_proc p
 WHERE p.proname IN ('uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit')
 ORDER BY p.proname;
-DROP TABLE audited;
+DROP VIEW audited_view;
+DROP MATERIALIZED VIEW audited_mv;
+DROP TABLE audited, audited_empty, audited_child, audited_big;

@@ -161,4 +161,12 @@ typedef get_relation_info_hook_type uid_rel_hook_type;
 #define UidOwnsRelation(relid) pg_class_ownercheck((relid), GetUserId())
 #endif
 
+/* A sequential scan of a table: 19 added the caller's scan flags. */
+#include "access/tableam.h"
+#if PG_VERSION_NUM >= 190000
+#define UidTableBeginScan(rel, snapshot) table_beginscan((rel), (snapshot), 0, NULL, SO_NONE)
+#else
+#define UidTableBeginScan(rel, snapshot) table_beginscan((rel), (snapshot), 0, NULL)
+#endif
+
 #endif							/* UID_COMPAT_H */

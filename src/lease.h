@@ -171,7 +171,7 @@ extern void UidStoreRelease(int worker_id, int64 token, const UidStoreHolder *ho
 extern void UidStoreCheckSessionLocks(int own_worker_id);
 extern void UidStoreWaitDurable(void);
 extern char *UidStoreTableSql(const char *schema, const char *owner);
-extern char *UidStoreTenureSelectSql(const char *schema);
+extern char *UidStoreTenureSelectSql(const char *schema, bool by_worker, bool at_ms);
 
 /* ---- lease_failure.c: the kind of a failure, carried in the error ---- */
 

@@ -1208,15 +1208,19 @@ UidStoreTenureReleased(int worker_id, int64 token)
 }
 
 /*
- * The statement that reads the ledger of schema (uid_tenures(), tenure.c):
- * every tenure, or those of worker id $1 when it is not NULL.
+ * The statement that reads the ledger of schema (tenure.c): every tenure,
+ * or those of worker id $1 when by_worker, and of those only the ones whose
+ * window contains the Unix millisecond $2 when at_ms (by the primary key's
+ * index on the worker id).
  */
 char *
-UidStoreTenureSelectSql(const char *schema)
+UidStoreTenureSelectSql(const char *schema, bool by_worker, bool at_ms)
 {
 	return psprintf("SELECT t.worker_id, t.token, t.system_identifier, t.timeline, t.host, t.port,"
 					" t.started_at, t.first_ms, t.last_ms, t.ended_at, t.ended_how"
-					" FROM %s AS t WHERE $1::pg_catalog.int4 IS NULL"
-					" OR t.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
-					" ORDER BY t.worker_id, t.first_ms, t.token", UidStoreQualifiedTenure(schema));
+					" FROM %s AS t%s%s"
+					" ORDER BY t.worker_id, t.first_ms, t.token", UidStoreQualifiedTenure(schema),
+					by_worker ? " WHERE t.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4" : "",
+					by_worker && at_ms ? " AND t.first_ms OPERATOR(pg_catalog.<=) $2::pg_catalog.int8"
+					" AND t.last_ms OPERATOR(pg_catalog.>=) $2::pg_catalog.int8" : "");
 }

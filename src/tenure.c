@@ -8,8 +8,10 @@
  * this server (the local store), read in-process, or in the database of
  * uid.lease_conninfo (a shared store), read over a libpq connection of its
  * own that this backend opens, with the credentials the lease worker uses.
- * Both paths run the one statement lease_store.c defines
- * (UidStoreTenureSelectSql), read-only, every name qualified.
+ * Both paths run the statement lease_store.c defines
+ * (UidStoreTenureSelectSql), read-only, every name qualified, filtered by
+ * worker id and millisecond where the caller asks for one tenure only; the
+ * local path keeps its plans for the session.
  *
  * Trust (docs/security.md): EXECUTE is granted to pg_monitor only.  The
  * local path reads the ledger as its owner, which must be a superuser (the
@@ -26,25 +28,42 @@
 #include "funcapi.h"
 #include "libpq-fe.h"
 #include "miscadmin.h"
-#include "nodes/makefuncs.h"
+#include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
 
+#include "decode.h"
 #include "lease.h"
+#include "tenure.h"
 
 PG_FUNCTION_INFO_V1(uid_tenures);
+PG_FUNCTION_INFO_V1(uid_whence);
 
-#define UID_TENURE_COLUMNS 11
+/* the local path's plans, by the filter (UidTenureFilterIndex) */
+static SPIPlanPtr tenure_plans[4];
+static char *tenure_plan_sql[4];
 
-/* Appends one row of text values (NULL for SQL NULL) to the result. */
-static void
-UidTenureEmit(ReturnSetInfo *rsinfo, AttInMetadata *meta, char **values)
+static int
+UidTenureFilterIndex(const UidTenureFilter *filter)
 {
-	HeapTuple	tuple = BuildTupleFromCStrings(meta, values);
+	return (filter->worker_id >= 0 ? 1 : 0) | (filter->worker_id >= 0 && filter->at_ms ? 2 : 0);
+}
 
-	tuplestore_puttuple(rsinfo->setResult, tuple);
+/* the statement's parameters as text: $1 the worker id, $2 the millisecond */
+static int
+UidTenureParams(const UidTenureFilter *filter, char **params)
+{
+	int			n = 0;
+
+	if (filter->worker_id >= 0)
+	{
+		params[n++] = psprintf("%d", filter->worker_id);
+		if (filter->at_ms)
+			params[n++] = psprintf(INT64_FORMAT, filter->unix_ms);
+	}
+	return n;
 }
 
 /* Raises the error of a ledger that cannot be read. */
@@ -57,27 +76,62 @@ UidTenureNoLedger(const char *why, const char *hint)
 			 errhint("%s", hint)));
 }
 
+/* The local plan of a filter, prepared once per session and kept. */
+static SPIPlanPtr
+UidTenureLocalPlan(const UidTenureFilter *filter)
+{
+	int			i = UidTenureFilterIndex(filter);
+	char	   *sql = UidStoreTenureSelectSql(uid_lease_schema, filter->worker_id >= 0, filter->at_ms);
+	Oid			argtypes[2] = {INT4OID, INT8OID};
+	SPIPlanPtr	plan;
+
+	if (tenure_plans[i] != NULL && strcmp(tenure_plan_sql[i], sql) == 0)
+		return tenure_plans[i];
+	if (tenure_plans[i] != NULL)
+	{
+		SPI_freeplan(tenure_plans[i]);
+		pfree(tenure_plan_sql[i]);
+		tenure_plans[i] = NULL;
+	}
+	plan = SPI_prepare(sql, (i & 1) + ((i & 2) >> 1), argtypes);
+	if (plan == NULL)
+		elog(ERROR, "preparing the tenure ledger's statement failed: %s", SPI_result_code_string(SPI_result));
+	if (SPI_keepplan(plan) != 0)
+		elog(ERROR, "keeping the tenure ledger's plan failed");
+	tenure_plan_sql[i] = MemoryContextStrdup(TopMemoryContext, sql);
+	tenure_plans[i] = plan;
+	return plan;
+}
+
 /*
  * The local store: in this database (uid.lease_database), as the ledger's
  * owner, a superuser.
  */
-static void
-UidTenureReadLocal(ReturnSetInfo *rsinfo, AttInMetadata *meta, const char *worker_id)
+static List *
+UidTenureReadLocal(const UidTenureFilter *filter)
 {
+	MemoryContext caller = CurrentMemoryContext;
 	char	   *db = get_database_name(MyDatabaseId);
+	Oid			nsp;
 	Oid			relid;
 	Oid			owner;
 	Oid			save_user;
 	int			save_sec;
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
-	char		nulls[1];
+	Datum		args[2] = {Int32GetDatum(filter->worker_id), Int64GetDatum(filter->unix_ms)};
+	List	   *volatile rows = NIL;
 
 	if (db == NULL || strcmp(db, uid_lease_database) != 0)
 		UidTenureNoLedger(psprintf("the lease store is the database \"%s\" of this server", uid_lease_database),
 						  psprintf("Call it in the database \"%s\" (uid.lease_database), where uid must be installed too.",
 								   uid_lease_database));
-	relid = RangeVarGetRelid(makeRangeVar(uid_lease_schema, "tenure", -1), AccessShareLock, true);
+	/*
+	 * Looked up without the caller's USAGE on the schema: the statement runs
+	 * as the ledger's owner, and EXECUTE on the functions is the grant.
+	 */
+	nsp = get_namespace_oid(uid_lease_schema, true);
+	relid = OidIsValid(nsp) ? get_relname_relid("tenure", nsp) : InvalidOid;
+	if (OidIsValid(relid))
+		LockRelationOid(relid, AccessShareLock);
 	if (!OidIsValid(relid))
 		UidTenureNoLedger(psprintf("there is no table %s.tenure in this database", quote_identifier(uid_lease_schema)),
 						  "The lease worker creates it (uid.worker_id = 'lease'), or see uid_lease_table_sql().");
@@ -93,24 +147,23 @@ UidTenureReadLocal(ReturnSetInfo *rsinfo, AttInMetadata *meta, const char *worke
 		UidTenureNoLedger(psprintf("%s.tenure is not a table owned by a superuser", quote_identifier(uid_lease_schema)),
 						  "The lease worker refuses it too. Drop it; the lease worker creates the ledger.");
 
-	args[0] = worker_id ? CStringGetTextDatum(worker_id) : (Datum) 0;
-	nulls[0] = worker_id ? ' ' : 'n';
 	GetUserIdAndSecContext(&save_user, &save_sec);
 	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 	PG_TRY();
 	{
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		if (SPI_execute_with_args(UidStoreTenureSelectSql(uid_lease_schema), 1, argtypes, args, nulls,
-								  true, 0) != SPI_OK_SELECT)
+		if (SPI_execute_plan(UidTenureLocalPlan(filter), args, NULL, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "reading the tenure ledger failed");
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
-			char	   *values[UID_TENURE_COLUMNS];
+			MemoryContext spi = MemoryContextSwitchTo(caller);
+			char	  **values = palloc(sizeof(char *) * UID_TENURE_COLUMNS);
 
 			for (int c = 0; c < UID_TENURE_COLUMNS; c++)
 				values[c] = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1);
-			UidTenureEmit(rsinfo, meta, values);
+			rows = lappend(rows, values);
+			MemoryContextSwitchTo(spi);
 		}
 		SPI_finish();
 	}
@@ -121,6 +174,7 @@ UidTenureReadLocal(ReturnSetInfo *rsinfo, AttInMetadata *meta, const char *worke
 	}
 	PG_END_TRY();
 	SetUserIdAndSecContext(save_user, save_sec);
+	return rows;
 }
 
 /* Raises a libpq failure of the remote read; the text is the store's. */
@@ -137,17 +191,19 @@ UidTenureRemoteError(PGconn *conn, const char *what)
 }
 
 /* A shared store: over a libpq connection of this backend's own. */
-static void
-UidTenureReadRemote(ReturnSetInfo *rsinfo, AttInMetadata *meta, const char *worker_id)
+static List *
+UidTenureReadRemote(const UidTenureFilter *filter)
 {
 	const char *keys[] = {"dbname", "fallback_application_name", NULL};
 	const char *vals[] = {uid_lease_conninfo, "uid tenure reader", NULL};
-	const char *params[1] = {worker_id};
 	PGconn	   *volatile conn = NULL;
+	List	   *volatile rows = NIL;
 
 	PG_TRY();
 	{
 		PGresult   *res;
+		char	   *params[2];
+		int			nparams = UidTenureParams(filter, params);
 
 		conn = PQconnectdbParams(keys, vals, 1);
 		if (conn == NULL || PQstatus(conn) != CONNECTION_OK)
@@ -160,18 +216,19 @@ UidTenureReadRemote(ReturnSetInfo *rsinfo, AttInMetadata *meta, const char *work
 		if (PQresultStatus(res) != PGRES_TUPLES_OK)
 			UidTenureRemoteError(conn, "setting up the session with");
 		PQclear(res);
-		res = PQexecParams(conn, UidStoreTenureSelectSql(uid_lease_schema), 1, NULL, params, NULL, NULL, 0);
+		res = PQexecParams(conn, UidStoreTenureSelectSql(uid_lease_schema, filter->worker_id >= 0, filter->at_ms),
+						   nparams, NULL, (const char *const *) params, NULL, NULL, 0);
 		if (PQresultStatus(res) != PGRES_TUPLES_OK)
 			UidTenureRemoteError(conn, "reading the ledger in");
 		if (PQnfields(res) != UID_TENURE_COLUMNS)
 			UidTenureRemoteError(conn, "the columns of the ledger in");
 		for (int i = 0; i < PQntuples(res); i++)
 		{
-			char	   *values[UID_TENURE_COLUMNS];
+			char	  **values = palloc(sizeof(char *) * UID_TENURE_COLUMNS);
 
 			for (int c = 0; c < UID_TENURE_COLUMNS; c++)
 				values[c] = PQgetisnull(res, i, c) ? NULL : pstrdup(PQgetvalue(res, i, c));
-			UidTenureEmit(rsinfo, meta, values);
+			rows = lappend(rows, values);
 		}
 		PQclear(res);
 	}
@@ -183,6 +240,37 @@ UidTenureReadRemote(ReturnSetInfo *rsinfo, AttInMetadata *meta, const char *work
 	}
 	PG_END_TRY();
 	PQfinish(conn);
+	return rows;
+}
+
+/*
+ * The ledger's tenures that filter selects, in worker id and time order,
+ * from the local or the shared store: a list of arrays of
+ * UID_TENURE_COLUMNS text values (NULL for SQL NULL), allocated in the
+ * current memory context.
+ */
+List *
+UidTenureRead(const UidTenureFilter *filter)
+{
+	if (uid_lease_conninfo != NULL && uid_lease_conninfo[0] != '\0')
+		return UidTenureReadRemote(filter);
+	return UidTenureReadLocal(filter);
+}
+
+/* Returns the tenures as the rows of a set-returning function's result. */
+static void
+UidTenureReturn(FunctionCallInfo fcinfo, const UidTenureFilter *filter)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	AttInMetadata *meta;
+	List	   *rows;
+	ListCell   *lc;
+
+	InitMaterializedSRF(fcinfo, 0);
+	meta = TupleDescGetAttInMetadata(rsinfo->setDesc);
+	rows = UidTenureRead(filter);
+	foreach(lc, rows)
+		tuplestore_puttuple(rsinfo->setResult, BuildTupleFromCStrings(meta, (char **) lfirst(lc)));
 }
 
 /*
@@ -192,9 +280,7 @@ UidTenureReadRemote(ReturnSetInfo *rsinfo, AttInMetadata *meta, const char *work
 Datum
 uid_tenures(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	AttInMetadata *meta;
-	char	   *worker_id = NULL;
+	UidTenureFilter filter = {-1, false, 0};
 
 	if (!PG_ARGISNULL(0))
 	{
@@ -205,13 +291,31 @@ uid_tenures(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("worker id %d is out of range", w),
 					 errhint("A worker id is between 0 and %d.", UID_MAX_WORKER)));
-		worker_id = psprintf("%d", w);
+		filter.worker_id = w;
 	}
-	InitMaterializedSRF(fcinfo, 0);
-	meta = TupleDescGetAttInMetadata(rsinfo->setDesc);
-	if (uid_lease_conninfo != NULL && uid_lease_conninfo[0] != '\0')
-		UidTenureReadRemote(rsinfo, meta, worker_id);
-	else
-		UidTenureReadLocal(rsinfo, meta, worker_id);
+	UidTenureReturn(fcinfo, &filter);
+	return (Datum) 0;
+}
+
+/*
+ * uid_whence(id bigint): the tenures whose worker id and window contain
+ * the id, in time order; none for a negative value, which no uid is.  The
+ * store reads that worker id's tenures only.
+ */
+Datum
+uid_whence(PG_FUNCTION_ARGS)
+{
+	int64		id = PG_GETARG_INT64(0);
+	UidFields	f;
+	UidTenureFilter filter = {-1, true, 0};
+
+	if (!UidDecodeFields(id, &f))
+	{
+		InitMaterializedSRF(fcinfo, 0);
+		return (Datum) 0;
+	}
+	filter.worker_id = f.worker_id;
+	filter.unix_ms = f.unix_ms;
+	UidTenureReturn(fcinfo, &filter);
 	return (Datum) 0;
 }

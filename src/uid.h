@@ -99,6 +99,13 @@ UuidLow64(const pg_uuid_t *u)
 	return UuidBytesLow64(u->data);
 }
 
+/* the 48-bit Unix ms of a v7 UUID */
+static inline int64
+Uuid7Ms(const pg_uuid_t *u)
+{
+	return (int64) (UuidHigh64(u) >> 16);
+}
+
 static inline void
 UuidSet64(pg_uuid_t *u, uint64 hi, uint64 lo)
 {

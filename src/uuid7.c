@@ -302,13 +302,6 @@ Uuid7StateOf(const pg_uuid_t *u)
 	return s;
 }
 
-/* the 48-bit Unix ms of a v7 UUID */
-static inline int64
-Uuid7Ms(const pg_uuid_t *u)
-{
-	return (int64) (UuidHigh64(u) >> 16);
-}
-
 /* the time of a UUID whose fields (decode.c) have one, as a timestamptz */
 static inline TimestampTz
 UuidFieldsTime(const UuidFields *f)

@@ -194,6 +194,28 @@ ok(poll_within($gen2, 60, q{SELECT lease_tenure_overlaps = 1 FROM uid_stats}),
 my $in_window = $gen1->safe_psql('postgres', "SELECT ($w0first - 1767225600000) << 22");
 is($gen1->safe_psql('postgres', "SELECT count(*) FROM uid_whence($in_window)"), '2',
 	'uid_whence() of an id in the overlap names both tenures');
+# uid_audit() agrees with a query over uid_tenures(), on NULLs, negative
+# values and an id in the overlap (counted once per tenure it lies in)
+$gen1->safe_psql('postgres', qq{
+CREATE TABLE audit_mix AS SELECT id FROM all_ids;
+INSERT INTO audit_mix VALUES (NULL), (-5), (-(1::bigint << 62)), ($in_window)});
+my $audit_by_query = q{
+WITH t AS (SELECT u.worker_id AS w, u.first_ms - 1767225600000 AS lo, u.last_ms - 1767225600000 AS hi
+           FROM uid_tenures() AS u WHERE u.first_ms <= u.last_ms),
+     i AS (SELECT a.id AS v, a.id >> 22 AS ms, (a.id >> 22) / 86400000 AS d, ((a.id >> 12) & 1023)::int AS w
+           FROM audit_mix AS a WHERE a.id IS NOT NULL),
+     k AS (SELECT i.*, i.ms > floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint + 1000 - 1767225600000 AS fut,
+                  t.w IS NULL OR i.v < 0 AS unexp
+           FROM i LEFT JOIN t ON t.w = i.w AND i.ms BETWEEN t.lo AND t.hi)
+SELECT string_agg(x, ',' ORDER BY x) FROM (
+    SELECT concat_ws(':', 'future', w, d, count(*), min(v)) FROM k WHERE fut GROUP BY w, d
+    UNION ALL SELECT concat_ws(':', 'unexplained', w, d, count(*), min(v)) FROM k WHERE unexp AND NOT fut GROUP BY w, d
+    UNION ALL SELECT concat_ws(':', 'total', w, count(*)) FROM k GROUP BY w) AS s(x)};
+is( $gen1->safe_psql(
+		'postgres', q{SELECT string_agg(x, ',' ORDER BY x) FROM (
+    SELECT concat_ws(':', kind, worker_id, day - date '2026-01-01', ids, example) FROM uid_audit('audit_mix', 'id')) AS s(x)}),
+	$gen1->safe_psql('postgres', $audit_by_query),
+	'uid_audit() agrees with a query over uid_tenures() (an overlap, NULLs, negative values)');
 $coord->safe_psql('postgres', 'DELETE FROM uid_lease.tenure WHERE token = 42');
 ok(poll_within($gen1, 60, q{SELECT tenure_overlaps = 0 FROM uid_lease_ledger()}),
 	'uid_lease_ledger() counts no overlap once the intruder is gone');
@@ -235,6 +257,29 @@ is($local->safe_psql('postgres', q{SELECT count(*) FROM uid_audit('ids', 'id') W
 is( $local->safe_psql(
 		'postgres', q{SELECT count(*) FROM (SELECT id FROM ids ORDER BY random() LIMIT 20) AS s
 WHERE (SELECT count(*) FROM uid_whence(s.id)) <> 1}), '0', 'local store: uid_whence() names one tenure per id');
+# uid_audit(): NULLs are not counted, a table with no rows has no row, a
+# sample reads a part of the table (0.5 of about 300 pages)
+$local->safe_psql('postgres', q{
+CREATE TABLE many AS SELECT i.id FROM ids AS i, generate_series(1, 100);
+INSERT INTO many VALUES (NULL), (NULL);
+CREATE TABLE no_ids (id bigint)});
+is($local->safe_psql('postgres', q{SELECT sum(ids) = 100 * (SELECT count(*) FROM ids) FROM uid_audit('many', 'id') WHERE kind = 'total'}),
+	't', 'local store: uid_audit() counts every id, not the NULLs');
+is($local->safe_psql('postgres', q{SELECT count(*) FROM uid_audit('no_ids', 'id')}), '0',
+	'local store: uid_audit() of a table with no rows returns no row');
+is( $local->safe_psql(
+		'postgres', q{SELECT sum(ids) > 0 AND sum(ids) < (SELECT count(id) FROM many) FROM uid_audit('many', 'id', 0.5) WHERE kind = 'total'}),
+	't', 'local store: uid_audit() with a sample of 0.5 reads a part of the table');
+# a member of pg_monitor reads the local ledger (as its owner) and audits a
+# table it may read
+$local->safe_psql('postgres', 'CREATE ROLE watcher LOGIN IN ROLE pg_monitor; GRANT SELECT ON ids TO watcher');
+my $some_id = $local->safe_psql('postgres', 'SELECT min(id) FROM ids');
+is( $local->safe_psql(
+		'postgres', qq{SELECT (SELECT count(*) FROM uid_tenures()) || ',' || (SELECT count(*) FROM uid_whence($some_id))
+    || ',' || (SELECT count(*) FROM uid_audit('ids', 'id') WHERE kind <> 'total')}, extra_params => [ '-U', 'watcher' ]),
+	'3,1,0', 'local store: a member of pg_monitor reads the ledger, finds an id\'s tenure and audits');
+($ret, $out, $err) = $local->psql('postgres', q{SELECT * FROM uid_audit('many', 'id')}, extra_params => [ '-U', 'watcher' ]);
+like($err, qr/permission denied for table many/, 'local store: uid_audit() of a table the caller may not read is refused');
 # an ordinary role of the server (CREATE on public, as on clusters upgraded
 # from 14): the ledger's rows are neither readable through uid nor writable
 $local->safe_psql('postgres', 'CREATE ROLE mallory LOGIN; GRANT CREATE ON SCHEMA public TO PUBLIC');
