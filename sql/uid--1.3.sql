@@ -1017,10 +1017,11 @@ BEGIN
 
     -- Another writer: only a range of this server may be drawn from (see
     -- the header of this part).  _replicated() is cached per session.
-    here := NULLIF(pg_catalog.current_setting('uid.counter_node', true), '');
     refused := CASE WHEN r_node IS NULL THEN uid_counter._replicated()
-                    ELSE r_node IS DISTINCT FROM here END;
+                    ELSE r_node IS DISTINCT FROM
+                         NULLIF(pg_catalog.current_setting('uid.counter_node', true), '') END;
     IF refused THEN
+        here := NULLIF(pg_catalog.current_setting('uid.counter_node', true), '');
         RAISE EXCEPTION 'counter %/% is not this server''s to draw from', c_prefix, c_tenant
             USING ERRCODE = 'UID05',
                   DETAIL = CASE WHEN r_node IS NOT NULL
