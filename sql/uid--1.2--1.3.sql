@@ -1,4 +1,5 @@
--- uid 1.2 -> 1.3: adopting existing tables and sequences.
+-- uid 1.2 -> 1.3: adopting existing tables and sequences, the tenure ledger,
+-- and uid's own tables under publications of every table.
 -- Each section below belongs to one concern; keep them apart.  Every
 -- operator and call is qualified: this script runs with the extension's
 -- schema on the search path, where other roles may create objects.
