@@ -32,12 +32,16 @@ sub wait_until_ready
 		SELECT count(*) > 0 AND bool_and(srsubstate = 'r') FROM pg_subscription_rel});
 }
 
-# Apply errors of every subscription of a node since it started.
+# Apply and copy errors of every subscription of a node since it started:
+# every *_error_count column of pg_stat_subscription_stats (19 split
+# sync_error_count into one for tables and one for sequences).
 sub apply_errors
 {
 	my ($node) = @_;
 	return $node->safe_psql('postgres', q{
-		SELECT coalesce(sum(apply_error_count + sync_error_count), 0) FROM pg_stat_subscription_stats});
+		SELECT coalesce(sum(e.value::bigint), 0)
+		  FROM pg_stat_subscription_stats s, json_each_text(row_to_json(s)) e
+		 WHERE e.key LIKE '%error_count'});
 }
 
 sub new_node
