@@ -18,6 +18,7 @@ OBJS = \
 	src/lease_settings.o \
 	src/lease_worker.o \
 	src/lease_conn.o \
+	src/primary_watch.o \
 	src/lease_store.o \
 	src/lease_failure.o \
 	src/tickets.o \

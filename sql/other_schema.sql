@@ -165,6 +165,15 @@ SELECT * FROM ids.uid_tenures();
 SELECT * FROM ids.uid_whence(1);
 SELECT * FROM ids.uid_tenure_overlaps();
 \set VERBOSITY default
+-- moving the writes: uid_catch_up() finds the columns of uid's functions in
+-- ids, and the adopted and ticket sequences
+CREATE TABLE public.moved (id bigint PRIMARY KEY DEFAULT ids.uid_next(), u uuid DEFAULT ids.uuid7(),
+                           t bigint DEFAULT ids.uid_ticket_next('orders'));
+INSERT INTO public.moved DEFAULT VALUES;
+SELECT kind, object, column_name, stored_max IS NOT NULL AS stored,
+       regexp_replace(action, '[0-9]+', 'N', 'g') AS action
+FROM ids.uid_catch_up() ORDER BY 1, 2, 3;
+DROP TABLE public.moved;
 
 -- Every function of uid in ids was called above (or, for the planner
 -- support function, used by the planner): a new function fails this until
@@ -186,7 +195,8 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_counter_format', 'uid_counter_grant', 'uid_counter_revoke', 'uid_counter_next',
         'uid_adopt', 'uid_unadopt', 'uid_sequence_columns', 'uid_require_owner', 'uid_adopt_target', 'uid_adopt_lock',
         'uid_sequence_nextval', 'uid_sequence_currval', 'uid_sequence_lastval', 'uid_sequence_plain',
-        'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit', 'uid_lease_ledger');
+        'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit', 'uid_lease_ledger',
+        'uid_catch_up', 'uid_catch_up_lock');
 
 -- The database owner owns public, not ids: dropping public with everything
 -- in it leaves uid, its counters, grants and tickets.

@@ -86,6 +86,14 @@ SET uid.clock_max_wait_ms = 10;  -- sighup: not settable in a session
 SHOW uid.worker_id;
 SET uid.worker_id = 3;           -- postmaster: fixed at start
 SET uid.no_such_setting = 1;     -- the uid. prefix is reserved
+-- what a standby asks this server for: computed when read, read-only
+WITH issued AS MATERIALIZED (SELECT uid_next() AS id)
+SELECT current_setting('uid.issued_through')
+       ~ '^worker=7 reserved_ms=[0-9]+ clock_ms=[0-9]+$' AS issued_through_shape,
+       split_part(split_part(current_setting('uid.issued_through'), ' ', 2), '=', 2)::bigint
+       >= (uid_decode(id)).ms_since_epoch AS reservation_covers_last_id
+FROM issued;
+SET uid.issued_through = 'worker=1 reserved_ms=0 clock_ms=0';
 
 -- The stats view counts what was issued.
 SELECT worker_id, ids_issued >= 20000 AS counted, batch_calls >= 3 AS batches,

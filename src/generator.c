@@ -43,6 +43,7 @@
 
 #include "generator.h"
 #include "hwm.h"
+#include "primary_watch.h"
 #include "stats.h"
 #include "uid.h"
 
@@ -61,6 +62,7 @@ typedef enum UidFloorOrigin
 	UID_FLOOR_RESTORED,			/* read from uid.hwm at start-up */
 	UID_FLOOR_LEASE,			/* the worker id's previous holder */
 	UID_FLOOR_RECOVERY,			/* the last transaction a recovery replayed */
+	UID_FLOOR_PRIMARY,			/* the old primary's time, as its standby learned it */
 	UID_FLOOR_ADVANCE			/* uid_advance_past() */
 } UidFloorOrigin;
 
@@ -87,6 +89,7 @@ static UidGeneratorShared *gen = NULL;
 static bool recovery_floor_seen = false;
 
 static char *uid_worker_id_setting = NULL;
+static char *uid_issued_through = NULL;	/* shown by UidIssuedThroughShow */
 static int	uid_worker_id_static = 0;
 bool		uid_worker_id_lease = false;	/* uid.worker_id = 'lease' */
 bool		uid_worker_id_given = false;	/* set in the configuration */
@@ -140,6 +143,37 @@ UidWorkerIdAssign(const char *newval, void *extra)
 	uid_worker_id_static = uid_worker_id_lease ? 0 : (int) strtol(newval, NULL, 10);
 }
 
+/* The static worker id, or -1 in lease mode; valid once settings are loaded. */
+int
+UidGeneratorStaticWorkerId(void)
+{
+	return uid_worker_id_lease ? -1 : uid_worker_id_static;
+}
+
+/*
+ * The value of uid.issued_through, computed when shown: what a standby asks
+ * its primary for (primary_watch.c) over a replication connection.  The
+ * worker id is in every ID and the times are close to now, so any role may
+ * read it.
+ */
+static const char *
+UidIssuedThroughShow(void)
+{
+	static char buf[96];
+	char		worker[16];
+
+	if (gen == NULL)
+		return "";
+	if (uid_worker_id_lease)
+		strlcpy(worker, "lease", sizeof(worker));
+	else
+		snprintf(worker, sizeof(worker), "%d", uid_worker_id_static);
+	snprintf(buf, sizeof(buf), "worker=%s reserved_ms=%lld clock_ms=%lld", worker,
+			 (long long) Max(UidHwmReservedMs(), UidStateMs(pg_atomic_read_u64(&gen->state))),
+			 (long long) UidClockNowUnixMs());
+	return buf;
+}
+
 void
 UidGeneratorDefineSettings(void)
 {
@@ -152,6 +186,17 @@ UidGeneratorDefineSettings(void)
 							   PGC_POSTMASTER,
 							   0,
 							   UidWorkerIdCheck, UidWorkerIdAssign, NULL);
+
+	DefineCustomStringVariable(UID_ISSUED_THROUGH_SETTING,
+							   "What uid_next() of this server may have issued through: its worker id, "
+							   "the end of its reserved time (ms since the uid epoch) and its clock (Unix ms).",
+							   "Read by the standbys of this server, so that a promotion onto the same "
+							   "static worker id starts past it.",
+							   &uid_issued_through,
+							   "",
+							   PGC_INTERNAL,
+							   GUC_NOT_IN_SAMPLE | GUC_DISALLOW_IN_FILE,
+							   NULL, NULL, UidIssuedThroughShow);
 
 	DefineCustomIntVariable("uid.max_batch",
 							"Largest count uid_next_batch() accepts in one call.",
@@ -292,6 +337,9 @@ UidGeneratorFloorOrigin(void)
 		case UID_FLOOR_RECOVERY:
 			return "the commit time of the last transaction replayed by recovery, "
 				"so that no new ID sorts below the IDs stored before the promotion or restore";
+		case UID_FLOOR_PRIMARY:
+			return "the last time the old primary, which used the same static worker id, "
+				"could have issued an ID in before this server's promotion (learned from it while this server was its standby)";
 		case UID_FLOOR_ADVANCE:
 			return "the time uid_advance_past() moved uid_next() to";
 		case UID_FLOOR_RESTORED:
@@ -306,6 +354,40 @@ UidGeneratorFloorOrigin(void)
 			"stopped without a clean shutdown";
 	return "uid_next()'s last time in the previous run (its last ID, or a time "
 		"uid_advance_past() moved it to), restored from uid.hwm";
+}
+
+/*
+ * A promoted standby with the static worker id of the primary it replaced:
+ * the transactions that primary committed last may never have reached this
+ * server, so the last replayed commit does not bound their IDs.  Start past
+ * the time the old primary could have reached by the promotion, as learned
+ * from it (primary_watch.c).  Logged either way when this server streamed
+ * from a primary, so an operator can see what a promotion assumed.
+ */
+static void
+UidGeneratorApplyPrimaryFloor(void)
+{
+	int			primary_worker;
+	int64		ms = UidPrimaryWatchFloorMs(uid_worker_id_static, &primary_worker);
+
+	if (ms > 0)
+	{
+		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
+		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_PRIMARY);
+		ereport(LOG,
+				(errmsg("uid: promoted with the static worker id %d that the old primary also used; "
+						"uid_next() issues only after %s",
+						uid_worker_id_static,
+						timestamptz_to_str(UidUnixMsToTimestamptz(ms + UID_EPOCH_MS))),
+				 errhint("Give each server its own uid.worker_id, or use uid.worker_id = 'lease'.")));
+	}
+	else if (primary_worker == -2)
+		ereport(LOG,
+				(errmsg("uid: promoted without knowing the old primary's worker id: it never answered this standby"),
+				 errdetail("If it used the same static worker id (%d), IDs of its transactions that never reached this server "
+						   "could be issued again while this server's clock is behind the old primary's.",
+						   uid_worker_id_static),
+				 errhint("Give each server its own uid.worker_id, or use uid.worker_id = 'lease'.")));
 }
 
 /*
@@ -325,6 +407,8 @@ UidGeneratorApplyRecoveryFloor(void)
 		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
 		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_RECOVERY);
 	}
+	if (!uid_worker_id_lease)
+		UidGeneratorApplyPrimaryFloor();
 	pg_atomic_write_u32(&gen->recovery_floor_done, 1);
 }
 

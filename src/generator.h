@@ -16,6 +16,7 @@ extern Size UidGeneratorShmemSize(void);
 extern void UidGeneratorShmemInit(void);
 extern void UidGeneratorShmemExit(int code, Datum arg);
 extern int	UidGeneratorWorkerId(void);
+extern int	UidGeneratorStaticWorkerId(void);
 extern uint64 UidGeneratorLastState(void);
 extern void UidGeneratorWarnLayoutEnd(void);
 extern int64 UidGeneratorNextRun(const char *funcname, int count);

@@ -74,10 +74,10 @@ static UidLeaseShared *lease = NULL;
 static const char *const UidLeaseStateNames[] = {
 	"static", "starting", "waiting", "held", "renewal_failing", "expired",
 	"lost", "no_free_id", "clock_skew", "store_error", "released", "stopped",
-	"config_error", "unconfirmed", "store_pooled"
+	"config_error", "unconfirmed", "store_pooled", "held_elsewhere"
 };
 
-StaticAssertDecl(lengthof(UidLeaseStateNames) == UID_LEASE_STORE_POOLED + 1,
+StaticAssertDecl(lengthof(UidLeaseStateNames) == UID_LEASE_HELD_ELSEWHERE + 1,
 				 "one name per lease state");
 
 /* How long uid_next() waits for a lease that is being acquired. */
@@ -119,7 +119,7 @@ UidLeaseShmemInit(void)
 	memset(lease, 0, sizeof(UidLeaseShared));
 	SpinLockInit(&lease->mutex);
 	ConditionVariableInit(&lease->cv);
-	lease->state = uid_worker_id_lease ? UID_LEASE_STARTING : UID_LEASE_STATIC;
+	lease->state = UidLeaseWorkerMode() ? UID_LEASE_STARTING : UID_LEASE_STATIC;
 	lease->worker_id = -1;
 	lease->free_ids = -1;
 	lease->tenures = -1;
@@ -129,6 +129,12 @@ UidLeaseShmemInit(void)
 		lease->state = UID_LEASE_CONFIG_ERROR;
 		lease->failure = UID_FAIL_CONFIG;
 		strlcpy(lease->last_error, problem, sizeof(lease->last_error));
+		UidGeneratorGrant(0, -1);
+	}
+	else if (UidLeaseRegistersStatic())
+	{
+		/* a registered static id issues only once the store confirms it */
+		lease->worker_id = UidGeneratorStaticWorkerId();
 		UidGeneratorGrant(0, -1);
 	}
 }
@@ -289,6 +295,22 @@ UidLeasePublishLost(int worker_id)
 	UidLeaseUnlockAndWake();
 }
 
+/*
+ * A registered static id that another live server holds in the store:
+ * holder names it (system identifier, host, port, until when).
+ */
+void
+UidLeasePublishHeldElsewhere(int worker_id, const char *holder)
+{
+	UidLeaseLock();
+	lease->held = false;
+	lease->state = UID_LEASE_HELD_ELSEWHERE;
+	lease->worker_id = worker_id;
+	lease->failure = UID_FAIL_HELD;
+	strlcpy(lease->last_error, holder, sizeof(lease->last_error));
+	UidLeaseUnlockAndWake();
+}
+
 /* No lease held any more: released on request, or at the worker's exit. */
 void
 UidLeasePublishReleased(UidLeaseState state)
@@ -421,6 +443,9 @@ UidLeaseErrorText(UidLeaseFailure kind, const char *error)
 		case UID_FAIL_VALUE:
 			what = "the lease store returned a value out of range";
 			break;
+		case UID_FAIL_HELD:
+			what = "another server holds this worker id in the lease store";
+			break;
 		default:
 			return error;		/* names no host, path or role */
 	}
@@ -438,7 +463,15 @@ UidLeaseNoWorkerIdDetail(const UidLeaseShared *s)
 	{
 		case UID_LEASE_STARTING:
 		case UID_LEASE_WAITING:
+			if (UidLeaseRegistersStatic())
+				return psprintf("The lease worker has not registered worker id %d in the lease store yet.",
+								UidGeneratorStaticWorkerId());
 			return psprintf("The lease worker has not acquired a worker id yet.");
+		case UID_LEASE_HELD_ELSEWHERE:
+			return psprintf("Worker id %d is held in the lease store by another live server (%s); "
+							"the first holder keeps it, and this server issues IDs once it has registered it.",
+							s->worker_id, UidLeaseMayReadErrors() ? s->last_error :
+							"named in the server log, and in uid_lease_status() for superusers and pg_monitor");
 		case UID_LEASE_UNCONFIRMED:
 			return psprintf("Worker id %d was acquired, but the lease store's standbys have not confirmed it yet%s%s.",
 							s->worker_id, error[0] ? ": " : "", error);
@@ -477,6 +510,9 @@ UidLeaseNoWorkerIdDetail(const UidLeaseShared *s)
 static char *
 UidLeaseNoWorkerIdMessage(const UidLeaseShared *s)
 {
+	if (UidLeaseRegistersStatic())
+		return psprintf("uid_next() has no worker id: static worker id %d is not registered in the lease store (state \"%s\")",
+						UidGeneratorStaticWorkerId(), UidLeaseStateNames[s->state]);
 	if (!uid_worker_id_lease)
 		return psprintf("uid_next() has no worker id: the configuration gives this server none");
 	if (s->held && (s->state == UID_LEASE_HELD || s->state == UID_LEASE_FAILING ||
@@ -497,6 +533,9 @@ UidLeaseRaiseNoWorkerId(void)
 	UidLeaseSnapshot(&s);
 	if (s.state == UID_LEASE_CONFIG_ERROR)
 		(void) UidLeaseConfigProblem(&hint);
+	else if (s.state == UID_LEASE_HELD_ELSEWHERE)
+		hint = "Give this server a worker id of its own (or uid.worker_id = 'lease'), or stop the other holder: "
+			"the lease worker registers the id by itself once it is free.";
 	ereport(ERROR,
 			(errcode(ERRCODE_UID_NO_WORKER_ID),
 			 errmsg("%s", UidLeaseNoWorkerIdMessage(&s)),
@@ -597,7 +636,7 @@ UidLeaseAwaitWorkerId(bool *waited)
 static char *
 UidLeaseStoreName(const UidLeaseShared *s)
 {
-	if (!uid_worker_id_lease)
+	if (!UidLeaseWorkerMode())
 		return "none";
 	if (s->store_is_self)
 		return psprintf("uid.lease_conninfo (this server, database %s)", s->self_database);
@@ -651,7 +690,8 @@ uid_lease_status(PG_FUNCTION_ARGS)
 	UidRequireSharedMemory("uid_lease_status");
 	UidLeaseSnapshot(&s);
 
-	values[UID_LSC_MODE] = CStringGetTextDatum(uid_worker_id_lease ? "lease" : "static");
+	values[UID_LSC_MODE] = CStringGetTextDatum(uid_worker_id_lease ? "lease" :
+											   UidLeaseRegistersStatic() ? "registered" : "static");
 	values[UID_LSC_STATE] = CStringGetTextDatum(UidLeaseStateNames[s.state]);
 	/* worker id: the one uid_next() uses now, else the one last leased */
 	if (UidGeneratorWorkerId() >= 0)
@@ -709,18 +749,20 @@ uid_lease_ledger(PG_FUNCTION_ARGS)
 }
 
 /*
- * The lease SQL functions need shared memory and uid.worker_id = 'lease'.
+ * The lease SQL functions need shared memory and a lease worker:
+ * uid.worker_id = 'lease', or a static id registered in a lease store.
  */
 static void
 UidLeaseRequireMode(const char *funcname)
 {
 	UidRequireSharedMemory(funcname);
-	if (!uid_worker_id_lease)
+	if (!UidLeaseWorkerMode())
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("%s() needs uid.worker_id = 'lease'", funcname),
-				 errdetail("This server uses the static worker id %d.", UidGeneratorWorkerId()),
-				 errhint("Set uid.worker_id = 'lease' in postgresql.conf and restart the server.")));
+				 errmsg("%s() needs uid.worker_id = 'lease', or a static worker id registered in a lease store", funcname),
+				 errdetail("This server uses the static worker id %d, registered nowhere.", UidGeneratorWorkerId()),
+				 errhint("Set uid.worker_id = 'lease', or set uid.lease_conninfo to register the static id, "
+						 "in postgresql.conf and restart the server.")));
 }
 
 /* Asks the worker to release (or to take a lease again); returns the request's number. */

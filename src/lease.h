@@ -36,6 +36,8 @@ extern bool uid_lease_wait_for_standbys;
 extern int	uid_lease_tenure_retention_s;
 
 extern const char *UidLeaseConfigProblem(const char **hint);
+extern bool UidLeaseRegistersStatic(void);
+extern bool UidLeaseWorkerMode(void);
 
 /* ---- the lease's state, as uid_lease_status() shows it ---- */
 
@@ -55,7 +57,8 @@ typedef enum UidLeaseState
 	UID_LEASE_STOPPED,			/* the worker is not running */
 	UID_LEASE_CONFIG_ERROR,		/* the settings cannot work: no ids at all */
 	UID_LEASE_UNCONFIRMED,		/* acquired; the store's standbys have not confirmed it */
-	UID_LEASE_STORE_POOLED		/* the store connection is not one server session: refused */
+	UID_LEASE_STORE_POOLED,		/* the store connection is not one server session: refused */
+	UID_LEASE_HELD_ELSEWHERE	/* registered static id: another live server holds it */
 } UidLeaseState;
 
 /*
@@ -73,7 +76,8 @@ typedef enum UidLeaseFailure
 	UID_FAIL_CLOCK_SKEW,		/* store clock too far from ours */
 	UID_FAIL_CONFIG,			/* settings that cannot work */
 	UID_FAIL_NOT_DURABLE,		/* the store's standbys did not confirm a lease write */
-	UID_FAIL_POOLED				/* the store connection is not one server session */
+	UID_FAIL_POOLED,			/* the store connection is not one server session */
+	UID_FAIL_HELD				/* registered static id: its holder in the store */
 } UidLeaseFailure;
 
 /* ---- lease.c: the worker publishes through these (each wakes waiters) ---- */
@@ -89,6 +93,7 @@ extern void UidLeasePublishAcquired(int worker_id, int64 token, TimestampTz acqu
 extern void UidLeasePublishGrant(TimestampTz renewed_at, TimestampTz expires_at,
 								 int64 deadline_unix_ms, bool renewal);
 extern void UidLeasePublishLost(int worker_id);
+extern void UidLeasePublishHeldElsewhere(int worker_id, const char *holder);
 extern void UidLeasePublishReleased(UidLeaseState state);
 extern void UidLeasePublishPool(int pool_size, int free_ids);
 extern void UidLeasePublishLedger(int64 tenures, int64 overlaps);
@@ -151,7 +156,8 @@ extern void UidStoreCommit(void);
 extern void UidStoreAbortAfterError(void);
 extern void UidStoreFinalRelease(void);
 extern TimestampTz UidStoreClock(void);
-extern int	UidStoreFreeIds(int pool_size, UidStoreFreeId *ids, int max_ids);
+extern int	UidStoreFreeIds(int first, int last, UidStoreFreeId *ids, int max_ids);
+extern char *UidStoreDescribeHolder(int worker_id);
 extern int64 UidStoreLastIssuedMax(TimestampTz store_now);
 extern bool UidStoreTryLock(int worker_id);
 extern void UidStoreUnlock(int worker_id);

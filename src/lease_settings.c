@@ -223,6 +223,26 @@ UidCitusPreloaded(void)
 }
 
 /*
+ * A numeric uid.worker_id with uid.lease_conninfo: the static id is
+ * registered in the shared store, like a lease of that one id, and issued
+ * only while the registration is held (docs/leases.md, "Registered static
+ * worker ids").  A local store does not register: its table is copied with
+ * the server, so two running copies would each find the id free.
+ */
+bool
+UidLeaseRegistersStatic(void)
+{
+	return !uid_worker_id_lease && uid_worker_id_given && uid_lease_conninfo_given;
+}
+
+/* Whether a lease worker runs: lease mode, or a registered static id. */
+bool
+UidLeaseWorkerMode(void)
+{
+	return uid_worker_id_lease || UidLeaseRegistersStatic();
+}
+
+/*
  * Settings that cannot work together, as found at start-up: a message, or
  * NULL.  Then no worker id is issued at all (state config_error), rather
  * than a static id where a lease was meant, or a store nobody chose.
@@ -230,11 +250,11 @@ UidCitusPreloaded(void)
 const char *
 UidLeaseConfigProblem(const char **hint)
 {
-	if (!uid_worker_id_lease && uid_lease_conninfo_given)
+	if (!uid_worker_id_lease && !uid_worker_id_given && uid_lease_conninfo_given)
 	{
 		*hint = "Set uid.worker_id = 'lease' to take worker ids from the lease store, "
-			"or remove uid.lease_conninfo to use the static worker id.";
-		return "uid.lease_conninfo is set, but uid.worker_id is a number: no worker id is issued";
+			"or set it to this server's own number to register that id in the lease store.";
+		return "uid.lease_conninfo is set, but uid.worker_id is not: no worker id is issued";
 	}
 	if (!uid_worker_id_lease && !uid_worker_id_given && UidCitusPreloaded())
 	{
@@ -242,13 +262,14 @@ UidLeaseConfigProblem(const char **hint)
 			"or give each node its own uid.worker_id.";
 		return "Citus is loaded and uid.worker_id is not set, so every node would issue the same IDs: no worker id is issued";
 	}
-	if (uid_worker_id_lease && uid_lease_refused_setting != NULL)
+	if (UidLeaseWorkerMode() && uid_lease_refused_setting != NULL)
 	{
 		*hint = "Correct the setting (the server log says why it was refused) and restart the server.";
-		return psprintf("the configured value of %s was refused: no worker id is leased",
+		return psprintf(uid_worker_id_lease ?
+						"the configured value of %s was refused: no worker id is leased" :
+						"the configured value of %s was refused: the static worker id is not registered, and not issued",
 						uid_lease_refused_setting);
 	}
 	*hint = NULL;
 	return NULL;
 }
-

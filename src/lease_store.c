@@ -578,23 +578,26 @@ UidStoreClock(void)
 }
 
 /*
- * Up to max_ids free ids below pool_size, lowest first: no live row, and
- * no advisory lock on the id held by a session that could be its holder
- * (a superuser's, or a role's that can update the lease table); with the
- * last issued time their rows record.
+ * Up to max_ids free ids from first to last, lowest first: no live row
+ * (a lease, or the registration of a static id), and no advisory lock on
+ * the id held by a session that could be its holder (a superuser's, or a
+ * role's that can update the lease table); with the last issued time their
+ * rows record.  A lease looks in its pool (0 to pool size - 1), a
+ * registered static id at that id alone.
  */
 int
-UidStoreFreeIds(int pool_size, UidStoreFreeId *ids, int max_ids)
+UidStoreFreeIds(int first, int last, UidStoreFreeId *ids, int max_ids)
 {
-	const char *params[4];
+	const char *params[5];
 	UidConnRows *r;
 
-	params[0] = UidStoreIntParam(pool_size - 1);
+	params[0] = UidStoreIntParam(last);
 	params[1] = uid_lease_schema;
 	params[2] = store_qtable;
 	params[3] = UidStoreIntParam(max_ids);
+	params[4] = UidStoreIntParam(first);
 	r = UidConnExec(psprintf("SELECT g.id, COALESCE(p.last_issued_ms, 0)"
-							 " FROM pg_catalog.generate_series(0, $1::pg_catalog.int4) AS g(id)"
+							 " FROM pg_catalog.generate_series($5::pg_catalog.int4, $1::pg_catalog.int4) AS g(id)"
 							 " LEFT JOIN %s AS p ON p.worker_id OPERATOR(pg_catalog.=) g.id"
 							 " WHERE NOT EXISTS (SELECT 1 FROM %s AS l"
 							 "  WHERE l.worker_id OPERATOR(pg_catalog.=) g.id AND l.released_at IS NULL"
@@ -611,13 +614,52 @@ UidStoreFreeIds(int pool_size, UidStoreFreeId *ids, int max_ids)
 							 "  AND k.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()"
 							 "  AND (h.rolsuper OR pg_catalog.has_table_privilege(h.oid, $3::pg_catalog.text, 'UPDATE')))"
 							 " ORDER BY g.id LIMIT $4::pg_catalog.int8",
-							 store_qtable, store_qtable), 4, params);
+							 store_qtable, store_qtable), 5, params);
 	for (int i = 0; i < r->nrows && i < max_ids; i++)
 	{
-		ids[i].worker_id = (int) UidStoreInt(r, i, 0, 0, pool_size - 1, "free worker id");
+		ids[i].worker_id = (int) UidStoreInt(r, i, 0, first, last, "free worker id");
 		ids[i].last_issued_unix_ms = UidStoreInt(r, i, 1, 0, PG_INT64_MAX, "last_issued_ms");
 	}
 	return Min(r->nrows, max_ids);
+}
+
+/*
+ * Who holds worker_id in the store, for a registered static id that is not
+ * free: the live row's holder (system identifier, host, port, postmaster
+ * pid, expiry), or the session that holds its advisory lock.
+ */
+char *
+UidStoreDescribeHolder(int worker_id)
+{
+	const char *params[3];
+	UidConnRows *r;
+
+	params[0] = UidStoreIntParam(worker_id);
+	params[1] = uid_lease_schema;
+	r = UidConnExec(psprintf("SELECT l.system_identifier, l.host, l.port, l.pid, l.expires_at"
+							 " FROM %s AS l WHERE l.worker_id OPERATOR(pg_catalog.=) $1::pg_catalog.int4"
+							 " AND l.released_at IS NULL"
+							 " AND l.expires_at OPERATOR(pg_catalog.>) pg_catalog.clock_timestamp()"
+							 " AND $2::pg_catalog.text IS NOT NULL",
+							 store_qtable), 2, params);
+	if (r->nrows == 1)
+		return psprintf("system identifier %s, host %s, port %s, postmaster pid %s, until %s",
+						UidStoreText(r, 0, 0, "system_identifier"),
+						UidConnValue(r, 0, 1) ? UidConnValue(r, 0, 1) : "unknown",
+						UidConnValue(r, 0, 2) ? UidConnValue(r, 0, 2) : "unknown",
+						UidConnValue(r, 0, 3) ? UidConnValue(r, 0, 3) : "unknown",
+						timestamptz_to_str(UidStoreTime(r, 0, 4, "expires_at", true)));
+	r = UidConnExec("SELECT k.pid FROM pg_catalog.pg_locks AS k"
+					" WHERE k.locktype OPERATOR(pg_catalog.=) 'advisory'::pg_catalog.text AND k.granted"
+					" AND k.classid OPERATOR(pg_catalog.=) pg_catalog.hashtext($2::pg_catalog.text)::pg_catalog.oid"
+					" AND k.objid OPERATOR(pg_catalog.=) $1::pg_catalog.int4::pg_catalog.oid"
+					" AND k.objsubid OPERATOR(pg_catalog.=) 2::pg_catalog.int2"
+					" AND k.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid() LIMIT 1",
+					2, params);
+	if (r->nrows == 1)
+		return psprintf("its row is not live, but store session %s holds its advisory lock (the previous holder's session, not yet closed)",
+						UidStoreText(r, 0, 0, "pid"));
+	return pstrdup("its row in the lease store holds a value out of range (see the server log)");
 }
 
 /* The session-level advisory lock on a worker id: never waits. */

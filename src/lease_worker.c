@@ -98,7 +98,7 @@ UidLeaseRegisterWorker(void)
 
 	if (problem != NULL && !IsUnderPostmaster)
 		ereport(WARNING, (errmsg("uid: %s", problem), errhint("%s", hint)));
-	if (!uid_worker_id_lease || IsBinaryUpgrade || problem != NULL)
+	if (!UidLeaseWorkerMode() || IsBinaryUpgrade || problem != NULL)
 		return;
 
 	memset(&worker, 0, sizeof(worker));
@@ -166,12 +166,17 @@ UidLeaseDeadline(int64 local_before, TimestampTz store_now, TimestampTz store_ex
 		- uid_lease_safety_margin_ms;
 }
 
-/* The pool's free count; warns once each time it crosses 80% use. */
+/*
+ * The pool's free count; warns once each time it crosses 80% use.  A
+ * registered static id takes nothing from the pool: nothing to count.
+ */
 static void
 UidLeaseNotePool(int used)
 {
 	int			pool = uid_lease_pool_size;
 
+	if (UidLeaseRegistersStatic())
+		return;
 	UidLeasePublishPool(pool, Max(pool - used, 0));
 	if (used * 5 > pool * 4)
 	{
@@ -259,12 +264,17 @@ UidLeaseSkipId(int worker_id, const char *why)
  * Takes the lowest free id it can: its row is updated under the row lock,
  * which alone decides between concurrent acquirers; the advisory lock is
  * taken if free, never waited for.  Returns the id, or -1 if none is free.
+ * A lease takes one of the pool; a registered static id is its own id or
+ * nothing, so that a live registration or lease of it elsewhere keeps it.
  */
 static int
 UidLeaseTakeFreeId(TimestampTz store_now, UidStoreLease *taken, int64 *before, int64 *after)
 {
 	UidStoreFreeId ids[UID_STORE_MAX_CANDIDATES] = {{0}};
-	int			n = UidStoreFreeIds(uid_lease_pool_size, ids, lengthof(ids));
+	bool		registers = UidLeaseRegistersStatic();
+	int			n = UidStoreFreeIds(registers ? UidGeneratorStaticWorkerId() : 0,
+									registers ? UidGeneratorStaticWorkerId() : uid_lease_pool_size - 1,
+									ids, lengthof(ids));
 	int64		last_max = UidStoreLastIssuedMax(store_now);
 
 	for (int i = 0; i < n; i++)
@@ -338,7 +348,9 @@ UidLeaseActOn(int64 local_before, TimestampTz store_now, TimestampTz store_expir
 	me.granted = true;
 	UidLeaseGrant(store_now, store_expires, false);
 	ereport(LOG,
-			(errmsg("uid: acquired worker id %d (fencing token %lld) from the lease store",
+			(errmsg(UidLeaseRegistersStatic() ?
+					"uid: registered static worker id %d (fencing token %lld) in the lease store" :
+					"uid: acquired worker id %d (fencing token %lld) from the lease store",
 					me.worker_id, (long long) me.token),
 			 errdetail("IDs are issued after the previous holder's last issued time (%lld ms since 1970), until %d ms before the lease expires unless it is renewed.",
 					   (long long) me.prev_last_issued_unix_ms, uid_lease_safety_margin_ms)));
@@ -364,6 +376,26 @@ UidLeaseAcquire(void)
 	store_now = UidStoreClock();
 	UidLeaseCheckSkew(before, UidClockNowUnixMs(), store_now);
 	chosen = UidLeaseTakeFreeId(store_now, &taken, &before, &after);
+	if (chosen < 0 && UidLeaseRegistersStatic())
+	{
+		char	   *holder = UidStoreDescribeHolder(UidGeneratorStaticWorkerId());
+		/* logged once per holder: its expiry, at the end, moves at each renewal */
+		char	   *until = strstr(holder, ", until ");
+		char	   *who = until ? pnstrdup(holder, until - holder) : holder;
+
+		UidStoreCommit();
+		if (strncmp(me.last_logged_error, who, sizeof(me.last_logged_error) - 1) != 0)
+			ereport(WARNING,
+					(errmsg("uid: static worker id %d is held in the lease store by another server: %s",
+							UidGeneratorStaticWorkerId(), holder),
+					 errdetail("uid_next() issues no ID on this server until it has registered worker id %d.",
+							   UidGeneratorStaticWorkerId()),
+					 errhint("Give this server a worker id of its own, or stop the other holder; "
+							 "the lease worker tries again every %d ms.", uid_lease_renew_interval_ms)));
+		strlcpy(me.last_logged_error, who, sizeof(me.last_logged_error));
+		UidLeasePublishHeldElsewhere(UidGeneratorStaticWorkerId(), holder);
+		return;
+	}
 	if (chosen < 0)
 	{
 		UidStoreCommit();
@@ -405,7 +437,9 @@ UidLeaseLost(void)
 			(errmsg("uid: lost the lease on worker id %d: its row in the lease store no longer holds fencing token %lld for this server",
 					me.worker_id, (long long) me.token),
 			 errdetail("uid_next() stopped issuing IDs with this worker id at once."),
-			 errhint("The lease worker will take another free worker id.")));
+			 errhint(UidLeaseRegistersStatic() ?
+					 "The lease worker registers the static worker id again once no other server holds it." :
+					 "The lease worker will take another free worker id.")));
 }
 
 /*

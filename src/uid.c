@@ -20,6 +20,7 @@
 
 #include "generator.h"
 #include "hwm.h"
+#include "primary_watch.h"
 #include "stats.h"
 #include "uid.h"
 
@@ -40,6 +41,7 @@ UidShmemSize(void)
 	size = add_size(size, UidStatsShmemSize());
 	size = add_size(size, UidUuid7ShmemSize());
 	size = add_size(size, UidLeaseShmemSize());
+	size = add_size(size, UidPrimaryWatchShmemSize());
 	return size;
 }
 
@@ -74,6 +76,7 @@ uid_shmem_startup(void)
 	UidStatsShmemInit();
 	UidUuid7ShmemInit();
 	UidLeaseShmemInit();
+	UidPrimaryWatchShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 
 	uid_preloaded = true;
@@ -113,6 +116,8 @@ _PG_init(void)
 	MarkGUCPrefixReserved("uid");
 
 	UidLeaseRegisterWorker();
+	if (UidGeneratorStaticWorkerId() >= 0)
+		UidPrimaryWatchRegister(UidGeneratorStaticWorkerId());
 
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = uid_shmem_request;

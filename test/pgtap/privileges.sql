@@ -39,6 +39,9 @@ INSERT INTO decided VALUES
     -- moving a generator: superuser, or whom it grants
     ('uid_advance_past(bigint)', false, false),
     ('uuid7_advance_past(uuid)', false, false),
+    -- moving the writes: superuser, or whom it grants; its part runs as the caller
+    ('uid_catch_up(boolean,jsonb)', false, false),
+    ('uid_catch_up_lock(regclass,name,boolean)', true, true),
     -- monitoring: pg_monitor
     ('uid_stats()', false, true),
     ('uid_stats_1_1()', false, true),

@@ -1,8 +1,10 @@
 # Lease settings that cannot work, and values in the store that are out of
 # range: uid issues no worker id (UID02, with the reason) rather than run
 # on something nobody chose.
-#  - uid.lease_conninfo with a numeric uid.worker_id (it used to run with the
-#    static id, 0 by default: a fleet configured so issued duplicates);
+#  - uid.lease_conninfo without uid.worker_id (the default static id, 0,
+#    would have been the same on every server of the fleet); with a
+#    numeric uid.worker_id the id is registered in the store, and a store
+#    that cannot be reached issues nothing;
 #  - a lease schema name too long (it used to be truncated, while the
 #    advisory key used the whole name), an unparsable conninfo (it would
 #    fall back to the local store);
@@ -19,24 +21,34 @@ use lib $FindBin::RealBin;
 use LeaseTest;
 use UidTap qw(sqlstate_of);
 
-# --- uid.lease_conninfo with a numeric worker id
+# --- uid.lease_conninfo without uid.worker_id
 my $static = PostgreSQL::Test::Cluster->new('conninfo_static');
 $static->init;
 $static->append_conf('postgresql.conf', qq{
 shared_preload_libraries = 'uid'
-uid.worker_id = 5
 uid.lease_conninfo = 'host=/nonexistent dbname=coord'
 });
 $static->start;
 $static->safe_psql('postgres', 'CREATE EXTENSION uid');
 my ($state, $err) = sqlstate_of($static, 'SELECT uid_next()');
-is($state, 'UID02', 'uid.lease_conninfo with a numeric uid.worker_id: uid_next() refuses with UID02');
-like($err, qr/uid\.lease_conninfo is set, but uid\.worker_id is a number/, 'the detail says why');
-like($err, qr/HINT:.*Set uid\.worker_id = 'lease'/s, 'the hint says what to do');
+is($state, 'UID02', 'uid.lease_conninfo without uid.worker_id: uid_next() refuses with UID02');
+like($err, qr/uid\.lease_conninfo is set, but uid\.worker_id is not/, 'the detail says why');
+like($err, qr/HINT:.*Set uid\.worker_id = 'lease'.*this server's own number/s, 'the hint says what to do');
 is($static->safe_psql('postgres', 'SELECT mode, state FROM uid_lease_status()'),
 	'static|config_error', 'status: config_error');
-ok($static->log_contains('WARNING: .*uid.lease_conninfo is set, but uid.worker_id is a number'),
+ok($static->log_contains('WARNING: .*uid.lease_conninfo is set, but uid.worker_id is not'),
 	'logged at start-up');
+
+# --- with a numeric worker id: registered, and nothing issued while the store is unreachable
+$static->append_conf('postgresql.conf', "uid.worker_id = 5\n");
+$static->restart;
+ok(poll_within($static, 60, q{SELECT state = 'store_error' FROM uid_lease_status()}),
+	'uid.lease_conninfo with a numeric uid.worker_id: the id is to be registered, the store cannot be reached');
+is($static->safe_psql('postgres', 'SELECT mode, worker_id FROM uid_lease_status()'),
+	'registered|5', 'status: mode registered, worker id 5');
+($state, $err) = sqlstate_of($static, 'SELECT uid_next()');
+is($state, 'UID02', 'no ID is issued before the registration is confirmed');
+like($err, qr/static worker id 5 is not registered in the lease store/, 'the message says so');
 $static->stop;
 
 # --- lease settings refused by their check hooks

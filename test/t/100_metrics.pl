@@ -162,7 +162,7 @@ is(metric('uid_lease_state_current', mode => 'static', state => 'static') + 0, 1
 is(metric('uid_lease_state_current', mode => 'static', state => 'held') + 0, 0,
 	'uid_lease_state_current{state="held"} is 0');
 my $states = grep { /^uid_lease_state_current\{/ } keys %$m;
-is($states, 13, 'one uid_lease_state_current series per lease state');
+is($states, 14, 'one uid_lease_state_current series per lease state');
 is(metric('uid_lease_consecutive_failures', mode => 'static') + 0, 0,
 	'uid_lease_consecutive_failures is 0');
 my ($pool, $renewals) = split /\|/, $node->safe_psql('postgres',

@@ -5,6 +5,11 @@
 #
 #   my $c = StoreCluster->new($dir);     etcd started
 #   $c->add_member('s1'); $c->add_member('s2');
+#   $c->add_member('m1', bin_dir => $dir, parameters => { ... }, log => 1)
+#                                        other binaries, more PostgreSQL
+#                                        parameters (in bootstrap.dcs, as
+#                                        Patroni's users set them), a server
+#                                        log in $dir/m1/pglog (member_log)
 #   $c->wait_leader; $c->wait_streaming(1);
 #   $c->conninfo(user => 'r')            every member, target_session_attrs
 #   $c->psql($member, $sql)              as the store's superuser
@@ -84,8 +89,16 @@ sub add_member
 	my $dir = "$self->{dir}/$name";
 	make_path($dir);
 	chmod 0700, $dir;
-	my $m = { name => $name, dir => $dir, port => free_port(), api => free_port() };
+	my $m = { name => $name, dir => $dir, port => free_port(), api => free_port(),
+		bin => $opts{bin_dir} // $PG_BIN };
 	my $sync = $opts{synchronous} ? 'true' : 'false';
+	my $bin = $m->{bin};
+	my %params = %{ $opts{parameters} // {} };
+	my $extra = join '', map { "        $_: '$params{$_}'\n" } sort keys %params;
+	# the member's own log: in its own parameters, not the shared ones
+	my $log = $opts{log}
+	  ? "    logging_collector: 'on'\n    log_directory: '$dir/pglog'\n    log_filename: 'postgresql.log'\n"
+	  : '';
 	open my $fh, '>', "$dir/patroni.yml" or die $!;
 	print $fh <<"YML";
 scope: uidstore
@@ -114,7 +127,7 @@ bootstrap:
         # a standby never gives up on a frozen WAL sender (the tests freeze
         # them on purpose) to connect again to a fresh one
         wal_receiver_timeout: 0
-  initdb:
+$extra  initdb:
     - encoding: UTF8
     - no-locale
   pg_hba:
@@ -125,7 +138,7 @@ postgresql:
   listen: 127.0.0.1:$m->{port}
   connect_address: 127.0.0.1:$m->{port}
   data_dir: $dir/data
-  bin_dir: $PG_BIN
+  bin_dir: $bin
   pgpass: $dir/pgpass
   authentication:
     superuser:
@@ -135,7 +148,7 @@ postgresql:
   parameters:
     unix_socket_directories: '$dir'
     log_min_messages: warning
-tags:
+${log}tags:
   nofailover: false
 YML
 	close $fh;
@@ -243,6 +256,17 @@ sub conninfo
 }
 
 sub member_port { my ($self, $name) = @_; return $self->{members}{$name}{port}; }
+
+# The server log of a member added with log => 1 ('' while there is none).
+sub member_log
+{
+	my ($self, $name) = @_;
+	open my $fh, '<', "$self->{members}{$name}{dir}/pglog/postgresql.log" or return '';
+	local $/;
+	my $text = <$fh>;
+	close $fh;
+	return $text;
+}
 
 sub postmaster_pid
 {
@@ -353,7 +377,7 @@ sub stop
 		next unless $m->{patroni};
 		eval { $m->{patroni}->finish; 1 } or $m->{patroni}->kill_kill;
 		my $pm = $self->postmaster_pid($name);
-		system("$PG_BIN/pg_ctl", '-D', "$m->{dir}/data", '-m', 'immediate', 'stop')
+		system("$m->{bin}/pg_ctl", '-D', "$m->{dir}/data", '-m', 'immediate', 'stop')
 		  if $pm && -e "/proc/$pm";
 	}
 	if ($self->{etcd})
