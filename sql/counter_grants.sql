@@ -96,7 +96,7 @@ SELECT pg_temp.err($$SELECT uid_counter_next('initech', 'INV')$$);
 RESET ROLE;
 
 -- The listing.
-SELECT tenant, prefix, role FROM uid_counter_grants ORDER BY tenant, prefix, role::text;
+SELECT tenant, prefix, role, applies FROM uid_counter_grants ORDER BY tenant, prefix, role;
 
 -- Revoking removes exactly the grant named; EXECUTE goes with the last one.
 SELECT uid_counter_revoke('globex', 'regress_app_globex') AS removed;   -- no such grant (prefix '*')
@@ -117,15 +117,41 @@ SELECT pg_temp.err($$SELECT uid_counter_grant('acme', 'regress_no_such_role')$$)
 SELECT pg_temp.err($$SELECT uid_counter_grant('acme', 'regress_app_acme', NULL)$$);
 SELECT pg_temp.err($$INSERT INTO uid_counter.grants (tenant, prefix, role) VALUES ('a*', '*', 'regress_app_acme')$$);
 
--- A dropped role's grants are forgotten by the next grant or revoke, so a
--- later role that gets its OID inherits nothing.
+-- A grant holds for its role's name and OID: a role dropped and created
+-- again under the same name has a new OID and no grant (applies is false).
 CREATE ROLE regress_app_gone;
 SELECT uid_counter_grant('acme', 'regress_app_gone') AS new_grant;
 REVOKE EXECUTE ON FUNCTION uid_counter_next(text, text) FROM regress_app_gone;
 DROP ROLE regress_app_gone;
-SELECT count(*) AS dangling FROM uid_counter_grants WHERE role::text ~ '^[0-9]+$';
-SELECT uid_counter_grant('acme', 'regress_app_acme') AS new_grant;
-SELECT count(*) AS dangling FROM uid_counter_grants WHERE role::text ~ '^[0-9]+$';
+SELECT role, applies FROM uid_counter_grants WHERE role = 'regress_app_gone';
+CREATE ROLE regress_app_gone;
+GRANT EXECUTE ON FUNCTION uid_counter_next(text, text) TO regress_app_gone;
+SET ROLE regress_app_gone;
+SELECT pg_temp.err($$SELECT uid_counter_next('acme', 'REQ')$$);
+RESET ROLE;
+SELECT uid_counter_grant('acme', 'regress_app_gone') AS new_grant;
+SELECT role, applies FROM uid_counter_grants WHERE role = 'regress_app_gone' ORDER BY applies;
+SELECT uid_counter_revoke('acme', 'regress_app_gone') AS removed;
+DROP ROLE regress_app_gone;
+
+-- A grant row for a role this server does not have, as logical replication
+-- applies it from another server (no trigger fires: session_replication_role
+-- replica), is stored and inert; written locally it is bound to no role.
+SET session_replication_role = replica;
+INSERT INTO uid_counter.grants (tenant, prefix, role, role_oid)
+VALUES ('acme', '*', 'regress_elsewhere', 4000000000),
+       ('acme', '*', 'regress_app_globex', 4000000001);
+RESET session_replication_role;
+INSERT INTO uid_counter.grants (tenant, prefix, role, role_oid)
+VALUES ('acme', 'REQ', 'regress_elsewhere', 4000000002);
+SELECT role, prefix, role_oid, applies FROM uid_counter_grants JOIN uid_counter.grants USING (tenant, prefix, role)
+ WHERE role IN ('regress_elsewhere', 'regress_app_globex') AND tenant = 'acme' ORDER BY 1, 2;
+GRANT EXECUTE ON FUNCTION uid_counter_next(text, text) TO regress_app_globex;
+SET ROLE regress_app_globex;
+SELECT pg_temp.err($$SELECT uid_counter_next('acme', 'REQ')$$);
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION uid_counter_next(text, text) FROM regress_app_globex;
+DELETE FROM uid_counter.grants WHERE role_oid IN (0, 4000000000, 4000000001);
 
 -- A superuser draws without a grant.
 SELECT uid_counter_next('hooli', 'REQ');
@@ -146,7 +172,8 @@ COMMIT;
 SELECT pg_temp.counters();
 
 -- leave no state behind
-SELECT uid_counter_revoke(tenant, role, prefix) FROM uid_counter_grants;
+SELECT uid_counter_revoke(tenant, role::text::regrole, prefix) FROM uid_counter_grants WHERE applies;
+DELETE FROM uid_counter.grants;
 DROP FUNCTION pg_temp.draw_as_acme(text);
 DROP ROLE regress_member_inherit, regress_member_noinherit, regress_nobody,
           regress_app_acme, regress_app_globex;

@@ -181,5 +181,50 @@ SELECT e.cfg::regclass::text AS configuration_table
 SELECT p.proname, has_function_privilege('public', p.oid, 'EXECUTE') AS public_may_run
   FROM pg_proc p WHERE p.proname LIKE 'uid_counter_%' ORDER BY 1;
 
+-- Other writers.  A range may belong to one server (node, matched against
+-- that server's uid.counter_node, which only the server's configuration
+-- sets): no other server draws from it.
+SELECT uid_counter_set_range('owned-a', 'NOD', 1, 100, node => 'node_a');
+SELECT uid_counter_set_range('anywhere', 'NOD', 101, 200);
+SELECT prefix, tenant, range_lo, range_hi, range_node FROM uid_counter_settings
+ WHERE prefix = 'NOD' ORDER BY tenant;
+SHOW uid.counter_node;
+SELECT pg_temp.err($$SELECT uid_counter_next('owned-a', 'NOD')$$);
+SELECT pg_temp.err($$SET uid.counter_node = 'node_a'$$);
+SELECT pg_temp.err($$SELECT uid_counter_set_range('x', 'NOD', 300, 400, node => 'node a')$$);
+SELECT pg_temp.err($$SELECT uid_counter_set_range('x', 'NOD', 300, 400, node => '')$$);
+SELECT uid_counter_next('anywhere', 'NOD');
+-- A subscription that lists uid_counter.counters (here one that never
+-- connects, its table listed by hand): every counter without a range of
+-- this server refuses, the next call after pg_subscription_rel changes
+-- already.
+SELECT uid_counter._replicated() AS replicated;
+SET client_min_messages = error;  -- its warning differs between versions
+CREATE SUBSCRIPTION regress_uid_sub CONNECTION 'dbname=regress_uid_nowhere' PUBLICATION p
+  WITH (connect = false, enabled = false, create_slot = false, slot_name = NONE);
+RESET client_min_messages;
+INSERT INTO pg_subscription_rel (srsubid, srrelid, srsubstate, srsublsn)
+SELECT s.oid, 'uid_counter.counters'::regclass, 'r', NULL
+  FROM pg_subscription s WHERE s.subname = 'regress_uid_sub';
+SELECT uid_counter._replicated() AS replicated;
+SELECT pg_temp.err($$SELECT uid_counter_next('anywhere', 'NOD')$$);
+SELECT pg_temp.err($$SELECT uid_counter_next('acme', 'REQ')$$);
+SELECT pg_temp.err($$SELECT uid_counter_next('owned-a', 'NOD')$$);
+DELETE FROM pg_subscription_rel WHERE srrelid = 'uid_counter.counters'::regclass;
+DROP SUBSCRIPTION regress_uid_sub;
+SELECT uid_counter._replicated() AS replicated;
+SELECT uid_counter_next('anywhere', 'NOD');
+-- range_epoch: written by range changes (CREATE EXTENSION seeds no row);
+-- a REPEATABLE READ call without it inserts it, and fails with 40001 if the
+-- first range change committed after its snapshot
+DELETE FROM uid_counter.range_epoch;
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT uid_counter_next('anywhere', 'NOD');
+COMMIT;
+SELECT count(*) AS epoch_rows FROM uid_counter.range_epoch;
+DELETE FROM uid_counter.range_epoch;
+SELECT uid_counter_unset_range('anywhere', 'NOD');
+SELECT count(*) AS epoch_rows FROM uid_counter.range_epoch;
+
 -- leave no state behind for the tests that follow
 TRUNCATE uid_counter.counters, uid_counter.settings, uid_counter.ranges;

@@ -117,6 +117,30 @@ SELECT setval('uid_ticket.edge', (SELECT max_value FROM pg_sequences WHERE seque
 SELECT last_issued FROM uid_tickets WHERE name = 'edge';
 SELECT pg_temp.err('SELECT uid_ticket_next(''edge'')');
 
+-- Ticket metadata from another node: a publication of every table brings
+-- the other servers' rows of uid_ticket._tickets, never their sequences.
+-- Here the row of node 1 of 2 arrives as the apply worker writes it.
+INSERT INTO uid_ticket._tickets (name, node, nodes, block) VALUES ('shared', 1, 2, 1);
+SELECT pg_temp.err('SELECT uid_ticket_next(''shared'')');
+SELECT pg_temp.err('SELECT * FROM uid_ticket_next_block(''shared'')');
+SELECT name, node, nodes, sequence, last_issued FROM uid_tickets WHERE name = 'shared';
+-- this server cannot take node 1 (it is the other server's), nor another
+-- number of nodes; node 2 of 2 is this server's series beside it
+SELECT pg_temp.err('SELECT uid_ticket_create(''shared'', 1, 2)');
+SELECT pg_temp.err('SELECT uid_ticket_create(''shared'', 2, 3)');
+SELECT uid_ticket_create('shared', 2, 2);
+SELECT uid_ticket_next('shared'), uid_ticket_next('shared');
+SELECT * FROM uid_ticket_next_block('shared');
+SELECT name, node, nodes, sequence, last_issued FROM uid_tickets WHERE name = 'shared' ORDER BY node;
+SELECT pg_temp.err('SELECT uid_ticket_create(''shared'', 2, 2)');
+-- dropping this server's ticket leaves the other server's row
+SELECT uid_ticket_drop('shared');
+SELECT name, node, sequence FROM uid_tickets WHERE name = 'shared';
+-- with no sequence here, dropping removes the other servers' rows
+SELECT uid_ticket_drop('shared');
+SELECT count(*) AS shared_left FROM uid_ticket._tickets WHERE name = 'shared';
+SELECT pg_temp.err('SELECT uid_ticket_drop(''shared'')');
+
 -- dropping removes the sequence and the metadata
 SELECT uid_ticket_drop('edge');
 SELECT uid_ticket_drop('orders_odd');

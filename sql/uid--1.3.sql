@@ -351,6 +351,15 @@ COMMENT ON FUNCTION uid_lease_table_sql(name, name) IS
 -- server never overlap.  uid_ticket_next() takes a whole block and returns
 -- its first ticket: with block > 1 the rest of the block is a gap.  Keep
 -- block = 1 for tickets that are drawn one at a time.
+--
+-- Replication: logical replication carries rows, not sequences.  A
+-- publication of every table sends the other servers' rows of _tickets here
+-- without their sequences, so _tickets is keyed by (name, node): each server
+-- of a set adds its own row, and the row of this server is the one whose
+-- node is its sequence's MINVALUE.  A row without a sequence here is the
+-- metadata of another server's ticket: drawing from it says so, creating
+-- the ticket with another node adds this server's series beside it, and
+-- dropping the name removes such rows.
 -- ---------------------------------------------------------------------------
 
 CREATE SCHEMA uid_ticket;
@@ -361,17 +370,18 @@ COMMENT ON SCHEMA uid_ticket IS
 GRANT USAGE ON SCHEMA uid_ticket TO PUBLIC;
 
 CREATE TABLE uid_ticket._tickets (
-    name        text PRIMARY KEY
+    name        text NOT NULL
                 CHECK (name OPERATOR(pg_catalog.~) '^[a-z][a-z0-9_]{0,47}$'),
     node        integer NOT NULL,
     nodes       integer NOT NULL CHECK (nodes OPERATOR(pg_catalog.>=) 1 AND nodes OPERATOR(pg_catalog.<=) 1024),
     block       integer NOT NULL CHECK (block OPERATOR(pg_catalog.>=) 1 AND block OPERATOR(pg_catalog.<=) 1000000),
     created_at  timestamptz NOT NULL DEFAULT pg_catalog.now(),
-    CHECK (node OPERATOR(pg_catalog.>=) 1 AND node OPERATOR(pg_catalog.<=) nodes)
+    CHECK (node OPERATOR(pg_catalog.>=) 1 AND node OPERATOR(pg_catalog.<=) nodes),
+    PRIMARY KEY (name, node)
 );
 
 COMMENT ON TABLE uid_ticket._tickets IS
-'One row per ticket sequence made by uid_ticket_create(); kept by pg_dump.';
+'One row per ticket sequence made by uid_ticket_create() on this server or, replicated, on another server of its set; kept by pg_dump.';
 
 SELECT pg_catalog.pg_extension_config_dump('uid_ticket._tickets', '');
 
@@ -407,6 +417,37 @@ $$;
 COMMENT ON FUNCTION uid_ticket._check_name(text) IS
 'Raises 22004 for NULL and 22023 for a name that is not a valid ticket name.';
 
+-- The error of a ticket name that has no sequence on this server: another
+-- server's ticket when _tickets has its metadata (replicated here), else
+-- none at all.
+CREATE FUNCTION uid_ticket._absent(name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    other record;
+BEGIN
+    SELECT pg_catalog.string_agg(t.node::text, ', ' ORDER BY t.node) AS nodes,
+           pg_catalog.min(t.nodes) AS of_nodes
+      INTO other
+      FROM uid_ticket._tickets t
+     WHERE t.name OPERATOR(pg_catalog.=) $1;
+    IF other.nodes IS NOT NULL THEN
+        RAISE EXCEPTION 'ticket "%" is ticket metadata from another node: it has no sequence on this server', $1
+            USING ERRCODE = '55000',
+                  DETAIL = pg_catalog.format('uid_ticket._tickets lists node %s of %s (replicated from the servers that created them); sequences are not replicated.',
+                                             other.nodes, other.of_nodes),
+                  HINT = 'Draw from the server that created it, or give this server its own series: uid_ticket_create(name, node, nodes) with a node no other server of the set uses.';
+    END IF;
+    RAISE EXCEPTION 'ticket "%" does not exist', $1
+        USING ERRCODE = '42704',
+              HINT = 'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.';
+END
+$$;
+
+COMMENT ON FUNCTION uid_ticket._absent(text) IS
+'Raises the error of a ticket without a sequence here: 55000 when _tickets holds another server''s metadata of that name, else 42704.';
+
 CREATE FUNCTION uid_ticket_create(name text, node integer, nodes integer DEFAULT 2,
                                   block integer DEFAULT 1)
 RETURNS regclass
@@ -419,6 +460,7 @@ DECLARE
     t_block ALIAS FOR $4;
     maxv    bigint;
     seq     regclass;
+    other   uid_ticket._tickets;
 BEGIN
     PERFORM uid_ticket._check_name(t_name);
     IF t_nodes IS NULL OR t_nodes OPERATOR(pg_catalog.<) 1
@@ -439,11 +481,31 @@ BEGIN
             USING ERRCODE = '22023',
                   HINT = 'block is the number of tickets one uid_ticket_next_block() call reserves, 1 to 1000000.';
     END IF;
-    IF EXISTS (SELECT 1 FROM uid_ticket._tickets t
-               WHERE t.name OPERATOR(pg_catalog.=) t_name) THEN
+    IF pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', t_name)) IS NOT NULL THEN
         RAISE EXCEPTION 'ticket "%" already exists', t_name
             USING ERRCODE = '42710',
                   HINT = 'Drop it first with uid_ticket_drop(), or choose another name.';
+    END IF;
+
+    -- Rows without a sequence here: other servers' tickets of this name
+    -- (replicated), or what a restore without the sequences left.  This
+    -- server joins their set only with the same nodes and a node of its own.
+    SELECT * INTO other FROM uid_ticket._tickets t
+     WHERE t.name OPERATOR(pg_catalog.=) t_name
+       AND (t.node OPERATOR(pg_catalog.=) t_node OR t.nodes OPERATOR(pg_catalog.<>) t_nodes)
+     ORDER BY t.node OPERATOR(pg_catalog.=) t_node DESC, t.node
+     LIMIT 1;
+    IF FOUND AND other.node OPERATOR(pg_catalog.=) t_node THEN
+        RAISE EXCEPTION 'ticket "%" node % already exists on another server', t_name, t_node
+            USING ERRCODE = '42710',
+                  DETAIL = 'uid_ticket._tickets has its metadata but this server has no sequence: another server of the set created it and its row was replicated here.',
+                  HINT = 'Choose a node no other server of the set uses. To take over that node''s series from a server that no longer hands it out, drop the row with uid_ticket_drop(), create the ticket, and setval() it above that server''s last ticket.';
+    END IF;
+    IF FOUND THEN
+        RAISE EXCEPTION 'ticket "%" has nodes = % on another server, not %', t_name, other.nodes, t_nodes
+            USING ERRCODE = '22023',
+                  DETAIL = pg_catalog.format('uid_ticket._tickets has the metadata of node %s of %s, replicated from the server that created it.', other.node, other.nodes),
+                  HINT = 'Every server of a set needs the same nodes: pass nodes => the set''s number of servers.';
     END IF;
 
     -- the last block must fit in bigint: its first ticket is the sequence's
@@ -483,9 +545,7 @@ BEGIN
     END IF;
     seq := pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', $1));
     IF seq IS NULL THEN
-        RAISE EXCEPTION 'ticket "%" does not exist', $1
-            USING ERRCODE = '42704',
-                  HINT = 'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.';
+        PERFORM uid_ticket._absent($1);
     END IF;
     RETURN uid_ticket._nextval(seq);
 END
@@ -502,13 +562,25 @@ AS $$
 DECLARE
     t_name  ALIAS FOR $1;
     want    integer := $2;
+    seq     regclass;
     t       uid_ticket._tickets;
 BEGIN
     PERFORM uid_ticket._check_name(t_name);
-    SELECT * INTO t FROM uid_ticket._tickets x WHERE x.name OPERATOR(pg_catalog.=) t_name;
+    seq := pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', t_name));
+    IF seq IS NULL THEN
+        PERFORM uid_ticket._absent(t_name);
+    END IF;
+    -- this server's row: the node its sequence starts at
+    SELECT x.* INTO t
+      FROM uid_ticket._tickets x
+      JOIN pg_catalog.pg_sequence s
+        ON s.seqrelid OPERATOR(pg_catalog.=) seq::pg_catalog.oid
+       AND s.seqmin OPERATOR(pg_catalog.=) x.node
+     WHERE x.name OPERATOR(pg_catalog.=) t_name;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'ticket "%" does not exist', t_name
             USING ERRCODE = '42704',
+                  DETAIL = 'Its sequence exists, but uid_ticket._tickets has no row of its node.',
                   HINT = 'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.';
     END IF;
     want := coalesce(want, t.block);
@@ -517,7 +589,7 @@ BEGIN
             USING ERRCODE = '22023',
                   HINT = 'Ask for a size of 1 to block tickets, or create the ticket with a larger block.';
     END IF;
-    first := uid_ticket._nextval(pg_catalog.format('uid_ticket.%I', t_name)::regclass);
+    first := uid_ticket._nextval(seq);
     step := t.nodes;
     count := want;
     last := first OPERATOR(pg_catalog.+)
@@ -533,27 +605,42 @@ CREATE FUNCTION uid_ticket_drop(name text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
 AS $$
+DECLARE
+    seq regclass;
 BEGIN
     PERFORM uid_ticket._check_name($1);
-    DELETE FROM uid_ticket._tickets t WHERE t.name OPERATOR(pg_catalog.=) $1;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'ticket "%" does not exist', $1
-            USING ERRCODE = '42704',
-                  HINT = 'The view uid_tickets lists the tickets.';
+    seq := pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', $1));
+    IF seq IS NULL THEN
+        -- only other servers' metadata of this name: remove it
+        DELETE FROM uid_ticket._tickets t WHERE t.name OPERATOR(pg_catalog.=) $1;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'ticket "%" does not exist', $1
+                USING ERRCODE = '42704',
+                      HINT = 'The view uid_tickets lists the tickets.';
+        END IF;
+        RETURN;
     END IF;
+    -- this server's ticket: its sequence and its own row; the rows of the
+    -- other servers of its set stay theirs
+    DELETE FROM uid_ticket._tickets t
+     USING pg_catalog.pg_sequence s
+     WHERE t.name OPERATOR(pg_catalog.=) $1
+       AND s.seqrelid OPERATOR(pg_catalog.=) seq::pg_catalog.oid
+       AND s.seqmin OPERATOR(pg_catalog.=) t.node;
     EXECUTE pg_catalog.format('DROP SEQUENCE uid_ticket.%I', $1);
 END
 $$;
 
 COMMENT ON FUNCTION uid_ticket_drop(text) IS
-'Drops a ticket sequence and its metadata.';
+'Drops this server''s ticket sequence and its metadata; where the server has no sequence of that name, removes the metadata of other servers'' tickets of that name.';
 
 CREATE VIEW uid_tickets AS
 SELECT t.name,
        t.node,
        t.nodes,
        t.block,
-       pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', t.name)) AS sequence,
+       CASE WHEN s.sequencename IS NOT NULL
+            THEN pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', t.name)) END AS sequence,
        s.last_value OPERATOR(pg_catalog.+)
            ((t.block::bigint OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.*) t.nodes)
            AS last_issued,
@@ -561,10 +648,11 @@ SELECT t.name,
 FROM uid_ticket._tickets t
 LEFT JOIN pg_catalog.pg_sequences s
        ON s.schemaname OPERATOR(pg_catalog.=) 'uid_ticket'
-      AND s.sequencename OPERATOR(pg_catalog.=) t.name;
+      AND s.sequencename OPERATOR(pg_catalog.=) t.name
+      AND s.min_value OPERATOR(pg_catalog.=) t.node;
 
 COMMENT ON VIEW uid_tickets IS
-'One row per ticket: its place in the series (node of nodes), block size, sequence, and the last ticket handed out (NULL before the first).';
+'One row per ticket: its place in the series (node of nodes), block size, sequence, and the last ticket handed out (NULL before the first); sequence NULL for another server''s ticket whose metadata was replicated here.';
 
 GRANT SELECT ON uid_tickets TO PUBLIC;
 
@@ -604,6 +692,17 @@ REVOKE ALL ON FUNCTION uid_ticket_drop(text) FROM PUBLIC;
 -- older than a range change fails with 40001 (it locks the row
 -- uid_counter.range_epoch, which every range change updates) rather than
 -- use stale ranges.
+--
+-- Replication: a counter is a row that each draw updates, so two servers
+-- drawing from one counter while replicating it to each other hand out
+-- numbers twice.  uid_counter_next() therefore refuses (UID05) on a server
+-- whose uid_counter.counters receives another writer's changes (a
+-- subscription lists it in pg_subscription_rel; uid_counter._replicated()),
+-- unless the tenant's range belongs to this server: its node is this
+-- server's uid.counter_node.  A range that belongs to another server is
+-- refused everywhere else.  CREATE EXTENSION writes no row, so a
+-- publication of every table copies these tables into a server that has
+-- the extension too.
 -- ---------------------------------------------------------------------------
 
 CREATE SCHEMA uid_counter;
@@ -673,6 +772,7 @@ CREATE TABLE uid_counter.ranges (
     lo      bigint NOT NULL CHECK (lo OPERATOR(pg_catalog.>=) 0),
     hi      bigint NOT NULL CHECK (hi OPERATOR(pg_catalog.<=) 9223372036854775806),
     span    numrange GENERATED ALWAYS AS (uid_counter._span(prefix, lo, hi)) STORED,
+    node    text CHECK (node OPERATOR(pg_catalog.~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$'),
     PRIMARY KEY (prefix, tenant),
     CHECK (lo OPERATOR(pg_catalog.<=) hi),
     -- qualified: an unqualified && would pick up an &&(numrange, numrange)
@@ -682,7 +782,7 @@ CREATE TABLE uid_counter.ranges (
 );
 
 COMMENT ON TABLE uid_counter.ranges IS
-'Range [lo, hi] of a prefix owned by a tenant; ranges of one prefix never overlap (exclusion constraint).';
+'Range [lo, hi] of a prefix owned by a tenant; ranges of one prefix never overlap (exclusion constraint); node: the server (uid.counter_node) that alone draws from it.';
 
 CREATE TABLE uid_counter.counters (
     prefix      text NOT NULL,
@@ -702,9 +802,7 @@ CREATE TABLE uid_counter.range_epoch (
 );
 
 COMMENT ON TABLE uid_counter.range_epoch IS
-'One row, updated by every range change: a counter call in a snapshot older than the change fails (40001).';
-
-INSERT INTO uid_counter.range_epoch VALUES (1, pg_catalog.now());
+'At most one row, written by every range change (none before the first): a counter call in a snapshot older than the change fails (40001).';
 
 SELECT pg_catalog.pg_extension_config_dump('uid_counter.settings', '');
 SELECT pg_catalog.pg_extension_config_dump('uid_counter.ranges', '');
@@ -765,15 +863,46 @@ CREATE TABLE uid_counter.grants (
     prefix      text NOT NULL
                 CHECK (prefix OPERATOR(pg_catalog.=) '*'
                        OR prefix OPERATOR(pg_catalog.~) '^[A-Z][A-Z0-9_]{0,15}$'),
-    role        regrole NOT NULL,
+    role        name NOT NULL,
     granted_at  timestamptz NOT NULL DEFAULT pg_catalog.now(),
-    PRIMARY KEY (tenant, prefix, role)
+    role_oid    oid NOT NULL,
+    PRIMARY KEY (tenant, prefix, role, role_oid)
 );
 
 COMMENT ON TABLE uid_counter.grants IS
-'Which roles may draw the numbers of which tenant and prefix (''*'': every tenant, every prefix); kept by pg_dump by role name.';
+'Which roles may draw the numbers of which tenant and prefix (''*'': every tenant, every prefix); a grant holds for the role of that name and OID only; kept by pg_dump by role name.';
 
 SELECT pg_catalog.pg_extension_config_dump('uid_counter.grants', '');
+
+-- A grant names its role by name and OID, and holds only while both match
+-- a role of this server: a role dropped and created again under the same
+-- name has a new OID and no grant.  The role is stored as a name, not as
+-- regrole, so that replicating a grant to a server without that role does
+-- not stop the replication (regrole input fails there).  A row written
+-- here, by uid_counter_grant() or by pg_restore, is bound to the local role
+-- of its name (OID 0, never a role's, when there is none); rows that
+-- logical replication applies are not (the trigger fires on local writes
+-- only), so another server's grant is inert here unless the role has the
+-- same name and OID.
+CREATE FUNCTION uid_counter._bind_grant_role()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    NEW.role_oid := coalesce((SELECT r.oid FROM pg_catalog.pg_roles r
+                               WHERE r.rolname OPERATOR(pg_catalog.=) NEW.role), 0);
+    RETURN NEW;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._bind_grant_role() IS
+'Trigger of uid_counter.grants: binds a row written on this server to the OID of the local role of its name (0 when there is none).';
+
+REVOKE ALL ON FUNCTION uid_counter._bind_grant_role() FROM PUBLIC;
+
+CREATE TRIGGER bind_role BEFORE INSERT OR UPDATE OF role ON uid_counter.grants
+    FOR EACH ROW EXECUTE FUNCTION uid_counter._bind_grant_role();
 
 CREATE FUNCTION uid_counter_format(prefix text, number bigint, width integer)
 RETURNS text
@@ -786,6 +915,17 @@ $$;
 
 COMMENT ON FUNCTION uid_counter_format(text, bigint, integer) IS
 'PREFIX-number, the number zero-padded to width digits; a wider number is printed whole, never cut.';
+
+-- Whether uid_counter.counters receives another writer's changes: a
+-- subscription of this database lists it (src/counters.c; cached per
+-- session until pg_subscription_rel changes).
+CREATE FUNCTION uid_counter._replicated()
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uid_counter_replicated'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_counter._replicated() IS
+'True when a subscription of this database lists uid_counter.counters (pg_subscription_rel): counters then draw only from ranges of this server (uid.counter_node).';
 
 -- The work of uid_counter_next(), after a grant check.
 CREATE FUNCTION uid_counter._next(tenant text, prefix text, caller oid)
@@ -801,22 +941,28 @@ DECLARE
     v_width  integer;
     r_lo     bigint;
     r_hi     bigint;
+    r_node   text;
+    here     text;
+    refused  boolean;
     v        bigint;
 BEGIN
     PERFORM uid_counter._check_tenant(c_tenant);
     PERFORM uid_counter._check_prefix(c_prefix);
     -- The grant, before anything is read, locked or written: the caller is a
     -- superuser, or has the privileges of a role granted (tenant, prefix)
-    -- (pg_has_role ... USAGE, as for table privileges).  Grants of dropped
-    -- roles are skipped, never an error.  Written here, not in a function of
-    -- its own, so that plpgsql keeps the plans for the session.
+    -- (pg_has_role ... USAGE, as for table privileges).  A grant counts only
+    -- for the role of its name and OID (not a dropped role's successor, nor
+    -- another server's role); others are skipped, never an error.  Written
+    -- here, not in a function of its own, so that plpgsql keeps the plans
+    -- for the session.
     IF c_caller IS NULL
        OR (NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
                         WHERE r.oid OPERATOR(pg_catalog.=) c_caller AND r.rolsuper)
            AND NOT EXISTS (SELECT 1
                              FROM uid_counter.grants g
                              JOIN pg_catalog.pg_roles r
-                               ON r.oid OPERATOR(pg_catalog.=) g.role::pg_catalog.oid
+                               ON r.oid OPERATOR(pg_catalog.=) g.role_oid
+                              AND r.rolname OPERATOR(pg_catalog.=) g.role
                             WHERE g.tenant OPERATOR(pg_catalog.=) ANY (ARRAY[c_tenant, '*'])
                               AND g.prefix OPERATOR(pg_catalog.=) ANY (ARRAY[c_prefix, '*'])
                               AND pg_catalog.pg_has_role(c_caller, r.oid, 'USAGE'))) THEN
@@ -832,6 +978,14 @@ BEGIN
     LOCK TABLE uid_counter.ranges IN ROW SHARE MODE;
     IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
         PERFORM 1 FROM uid_counter.range_epoch FOR SHARE;
+        IF NOT FOUND THEN
+            -- no range change before our snapshot; if the first one
+            -- committed since, this insert meets its row and fails with
+            -- 40001 (ON CONFLICT under a transaction snapshot)
+            INSERT INTO uid_counter.range_epoch (id, changed_at)
+            VALUES (1, pg_catalog.now())
+            ON CONFLICT ON CONSTRAINT range_epoch_pkey DO NOTHING;
+        END IF;
     END IF;
 
     SELECT coalesce(t.start, g.start, 1), coalesce(t.width, g.width, 3)
@@ -844,7 +998,7 @@ BEGIN
              ON g.prefix OPERATOR(pg_catalog.=) c_prefix
             AND g.tenant OPERATOR(pg_catalog.=) '';
 
-    SELECT r.lo, r.hi INTO r_lo, r_hi
+    SELECT r.lo, r.hi, r.node INTO r_lo, r_hi, r_node
       FROM uid_counter.ranges r
      WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix
        AND r.tenant OPERATOR(pg_catalog.=) c_tenant;
@@ -859,6 +1013,23 @@ BEGIN
         END IF;
         r_lo := 0;
         r_hi := 9223372036854775806;
+    END IF;
+
+    -- Another writer: only a range of this server may be drawn from (see
+    -- the header of this part).  _replicated() is cached per session.
+    refused := CASE WHEN r_node IS NULL THEN uid_counter._replicated()
+                    ELSE r_node IS DISTINCT FROM
+                         NULLIF(pg_catalog.current_setting('uid.counter_node', true), '') END;
+    IF refused THEN
+        here := NULLIF(pg_catalog.current_setting('uid.counter_node', true), '');
+        RAISE EXCEPTION 'counter %/% is not this server''s to draw from', c_prefix, c_tenant
+            USING ERRCODE = 'UID05',
+                  DETAIL = CASE WHEN r_node IS NOT NULL
+                                THEN pg_catalog.format('Its range belongs to node %s; uid.counter_node is %s.',
+                                                       pg_catalog.quote_literal(r_node),
+                                                       coalesce(pg_catalog.quote_literal(here), 'not set'))
+                                ELSE 'uid_counter.counters receives replicated changes from another server (a subscription of this database lists it), so numbers drawn here could be drawn there too.' END,
+                  HINT = 'Draw on the server that owns the counter. To draw on several servers, give each its own tenant and range: set uid.counter_node on each server and uid_counter_set_range(tenant, prefix, lo, hi, node => ...); or leave schema uid_counter out of the publication.';
     END IF;
 
     v_start := greatest(v_start, r_lo);
@@ -932,23 +1103,6 @@ COMMENT ON FUNCTION uid_counter._next_entry() IS
 
 REVOKE ALL ON FUNCTION uid_counter._next_entry() FROM PUBLIC;
 
--- Removes the grants of roles that no longer exist, so that a new role that
--- happens to get a dropped role's OID inherits nothing.
-CREATE FUNCTION uid_counter._forget_dropped_roles()
-RETURNS void
-LANGUAGE sql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DELETE FROM uid_counter.grants g
- WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
-                    WHERE r.oid OPERATOR(pg_catalog.=) g.role::pg_catalog.oid)
-$$;
-
-COMMENT ON FUNCTION uid_counter._forget_dropped_roles() IS
-'Deletes counter grants whose role was dropped; run by uid_counter_grant() and uid_counter_revoke().';
-
-REVOKE ALL ON FUNCTION uid_counter._forget_dropped_roles() FROM PUBLIC;
-
 -- The checks of a grant's arguments: tenant and prefix may be '*'.
 CREATE FUNCTION uid_counter._check_grant(tenant text, role regrole, prefix text)
 RETURNS void
@@ -984,9 +1138,9 @@ DECLARE
     added    boolean;
 BEGIN
     PERFORM uid_counter._check_grant(c_tenant, c_role, c_prefix);
-    PERFORM uid_counter._forget_dropped_roles();
-    INSERT INTO uid_counter.grants (tenant, prefix, role)
-    VALUES (c_tenant, c_prefix, c_role)
+    -- the trigger binds the row to c_role's OID
+    INSERT INTO uid_counter.grants (tenant, prefix, role, role_oid)
+    VALUES (c_tenant, c_prefix, pg_catalog.pg_get_userbyid(c_role::pg_catalog.oid), c_role::pg_catalog.oid)
     ON CONFLICT ON CONSTRAINT grants_pkey DO NOTHING;
     added := FOUND;
     EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s',
@@ -1013,11 +1167,12 @@ BEGIN
     DELETE FROM uid_counter.grants g
      WHERE g.tenant OPERATOR(pg_catalog.=) c_tenant
        AND g.prefix OPERATOR(pg_catalog.=) c_prefix
-       AND g.role::pg_catalog.oid OPERATOR(pg_catalog.=) c_role::pg_catalog.oid;
+       AND g.role_oid OPERATOR(pg_catalog.=) c_role::pg_catalog.oid
+       AND g.role OPERATOR(pg_catalog.=) pg_catalog.pg_get_userbyid(c_role::pg_catalog.oid);
     removed := FOUND;
-    PERFORM uid_counter._forget_dropped_roles();
     IF NOT EXISTS (SELECT 1 FROM uid_counter.grants g
-                   WHERE g.role::pg_catalog.oid OPERATOR(pg_catalog.=) c_role::pg_catalog.oid) THEN
+                   WHERE g.role_oid OPERATOR(pg_catalog.=) c_role::pg_catalog.oid
+                     AND g.role OPERATOR(pg_catalog.=) pg_catalog.pg_get_userbyid(c_role::pg_catalog.oid)) THEN
         EXECUTE pg_catalog.format('REVOKE EXECUTE ON FUNCTION %s FROM %s',
                                   uid_counter._next_entry(), c_role);
     END IF;
@@ -1032,11 +1187,31 @@ REVOKE ALL ON FUNCTION uid_counter_grant(text, regrole, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION uid_counter_revoke(text, regrole, text) FROM PUBLIC;
 
 CREATE VIEW uid_counter_grants AS
-SELECT g.tenant, g.prefix, g.role, g.granted_at
+SELECT g.tenant, g.prefix, g.role, g.granted_at,
+       EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                WHERE r.oid OPERATOR(pg_catalog.=) g.role_oid
+                  AND r.rolname OPERATOR(pg_catalog.=) g.role) AS applies
 FROM uid_counter.grants g;
 
 COMMENT ON VIEW uid_counter_grants IS
-'Counter grants: which role may draw the numbers of which tenant and prefix (''*'': all); a number in role is a dropped role.';
+'Counter grants: which role may draw the numbers of which tenant and prefix (''*'': all); applies is false for a dropped role and for a grant replicated from a server whose role of that name is another.';
+
+-- The end of every range change: the row of uid_counter.range_epoch that
+-- REPEATABLE READ counter calls lock, written (the first change inserts it).
+CREATE FUNCTION uid_counter._range_changed()
+RETURNS void
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+INSERT INTO uid_counter.range_epoch AS e (id, changed_at)
+VALUES (1, pg_catalog.now())
+ON CONFLICT ON CONSTRAINT range_epoch_pkey DO UPDATE SET changed_at = excluded.changed_at
+$$;
+
+COMMENT ON FUNCTION uid_counter._range_changed() IS
+'Ends a range change: writes the row of uid_counter.range_epoch (inserting it the first time), so that older REPEATABLE READ counter calls fail with 40001.';
+
+REVOKE ALL ON FUNCTION uid_counter._range_changed() FROM PUBLIC;
 
 -- The start of every range change.  It must see every number issued so far
 -- (READ COMMITTED, and the lock below).  It waits for counter calls in
@@ -1120,20 +1295,27 @@ $$;
 COMMENT ON FUNCTION uid_counter_configure(text, text, bigint, integer) IS
 'Sets start and width of a prefix for one tenant (or, tenant NULL, for all); NULL fields fall back to the global row, then to start 1, width 3; both NULL removes the row.';
 
-CREATE FUNCTION uid_counter_set_range(tenant text, prefix text, lo bigint, hi bigint)
+-- The work of both forms of uid_counter_set_range(), as their owner.
+CREATE FUNCTION uid_counter._set_range(tenant text, prefix text, lo bigint, hi bigint, node text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
-SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     c_tenant ALIAS FOR $1;
     c_prefix ALIAS FOR $2;
     c_lo     ALIAS FOR $3;
     c_hi     ALIAS FOR $4;
+    c_node   ALIAS FOR $5;
     other    record;
 BEGIN
     PERFORM uid_counter._check_tenant(c_tenant);
     PERFORM uid_counter._check_prefix(c_prefix);
+    IF c_node OPERATOR(pg_catalog.!~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
+        RAISE EXCEPTION 'invalid counter node: %', pg_catalog.quote_literal(c_node)
+            USING ERRCODE = '22023',
+                  HINT = 'A node is a server''s uid.counter_node: 1 to 63 characters, a letter or digit, then letters, digits or "_", ".", ":", "@", "-"; NULL for none.';
+    END IF;
     IF c_lo IS NULL OR c_hi IS NULL OR c_lo OPERATOR(pg_catalog.<) 0
        OR c_hi OPERATOR(pg_catalog.>) 9223372036854775806 OR c_lo OPERATOR(pg_catalog.>) c_hi THEN
         RAISE EXCEPTION 'invalid counter range: [%, %]', coalesce(c_lo::text, 'NULL'), coalesce(c_hi::text, 'NULL')
@@ -1186,16 +1368,45 @@ BEGIN
     END IF;
 
     -- the exclusion constraint enforces the same rule for any other writer
-    INSERT INTO uid_counter.ranges AS r (prefix, tenant, lo, hi)
-    VALUES (c_prefix, c_tenant, c_lo, c_hi)
-    ON CONFLICT ON CONSTRAINT ranges_pkey DO UPDATE SET lo = excluded.lo, hi = excluded.hi;
+    INSERT INTO uid_counter.ranges AS r (prefix, tenant, lo, hi, node)
+    VALUES (c_prefix, c_tenant, c_lo, c_hi, c_node)
+    ON CONFLICT ON CONSTRAINT ranges_pkey DO UPDATE
+        SET lo = excluded.lo, hi = excluded.hi, node = excluded.node;
 
-    UPDATE uid_counter.range_epoch SET changed_at = pg_catalog.now();
+    PERFORM uid_counter._range_changed();
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._set_range(text, text, bigint, bigint, text) IS
+'The work of uid_counter_set_range(), both forms; node NULL: a range of no server in particular.';
+
+REVOKE ALL ON FUNCTION uid_counter._set_range(text, text, bigint, bigint, text) FROM PUBLIC;
+
+CREATE FUNCTION uid_counter_set_range(tenant text, prefix text, lo bigint, hi bigint)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM uid_counter._set_range($1, $2, $3, $4, NULL);
 END
 $$;
 
 COMMENT ON FUNCTION uid_counter_set_range(text, text, bigint, bigint) IS
 'Gives a tenant the range [lo, hi] of a prefix (replacing its range); refused if it overlaps another tenant''s range or issued numbers, or leaves out numbers the tenant issued.';
+
+CREATE FUNCTION uid_counter_set_range(tenant text, prefix text, lo bigint, hi bigint, node text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM uid_counter._set_range($1, $2, $3, $4, $5);
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter_set_range(text, text, bigint, bigint, text) IS
+'uid_counter_set_range() of a range that only the server whose uid.counter_node is node draws from (NULL: any server, as without node), for servers that replicate their counters to each other.';
 
 CREATE FUNCTION uid_counter_unset_range(tenant text, prefix text)
 RETURNS void
@@ -1216,7 +1427,7 @@ BEGIN
             USING ERRCODE = '42704',
                   HINT = 'The view uid_counter_settings lists the ranges.';
     END IF;
-    UPDATE uid_counter.range_epoch SET changed_at = pg_catalog.now();
+    PERFORM uid_counter._range_changed();
 END
 $$;
 
@@ -1225,6 +1436,7 @@ COMMENT ON FUNCTION uid_counter_unset_range(text, text) IS
 
 REVOKE EXECUTE ON FUNCTION uid_counter_configure(text, text, bigint, integer) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION uid_counter_set_range(text, text, bigint, bigint) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION uid_counter_set_range(text, text, bigint, bigint, text) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION uid_counter_unset_range(text, text) FROM PUBLIC;
 
 CREATE VIEW uid_counter_settings AS
@@ -1235,14 +1447,15 @@ SELECT coalesce(s.prefix, r.prefix) AS prefix,
        s.start,
        s.width,
        r.lo AS range_lo,
-       r.hi AS range_hi
+       r.hi AS range_hi,
+       r.node AS range_node
 FROM uid_counter.settings s
 FULL JOIN uid_counter.ranges r
        ON r.prefix OPERATOR(pg_catalog.=) s.prefix
       AND r.tenant OPERATOR(pg_catalog.=) s.tenant;
 
 COMMENT ON VIEW uid_counter_settings IS
-'Counter settings and ranges as configured: one row per (prefix, tenant); tenant NULL is the prefix''s global row.';
+'Counter settings and ranges as configured: one row per (prefix, tenant); tenant NULL is the prefix''s global row; range_node: the server that alone draws from the range.';
 
 CREATE VIEW uid_counters AS
 SELECT c.prefix,

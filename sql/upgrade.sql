@@ -74,6 +74,20 @@ CREATE DATABASE uid_fresh TEMPLATE uid_upgrade_template;
 \c uid_fresh
 CREATE EXTENSION uid;
 SELECT extversion FROM pg_extension WHERE extname = 'uid';
+-- CREATE EXTENSION writes no row into its tables: a publication of every
+-- table copies them into a server that has the extension too.
+CREATE FUNCTION pg_temp.rows_of(rel regclass) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+    EXECUTE format('SELECT count(*) FROM %s', rel) INTO n;
+    RETURN n;
+END
+$$;
+SELECT c.oid::regclass AS table_with_rows
+FROM pg_class c
+JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid'
+WHERE c.relkind = 'r' AND pg_temp.rows_of(c.oid) > 0;
 -- Kept for the comparison at the end.  Which objects PostgreSQL records as
 -- members differs between versions (17 adds the row and array types of the
 -- extension's tables and views; 18 has five of the functions built in), so
@@ -127,7 +141,10 @@ SELECT extversion FROM pg_extension WHERE extname = 'uid';
 
 -- Counters need a grant from 1.2 on: the role 1.1 granted EXECUTE to keeps
 -- drawing every tenant's numbers (a '*' grant); PUBLIC no longer draws.
-SELECT tenant, prefix, role FROM uid_counter_grants;
+SELECT tenant, prefix, role, applies FROM uid_counter_grants;
+-- the row 1.2 seeded into range_epoch is gone; the ticket is this server's
+SELECT count(*) AS range_epoch_rows FROM uid_counter.range_epoch;
+SELECT name, node, nodes, sequence FROM uid_tickets;
 \set VERBOSITY terse
 SET ROLE regress_upgrade_app;
 SELECT uid_counter_next('globex', 'REQ') AS app_draws_after, uid_counter_next('initech', 'INV') AS any_tenant;

@@ -16,21 +16,119 @@
  * executor does that for calls written in queries), so a role reaches it only
  * through this wrapper and cannot pass another role as caller.
  *
+ * uid_counter._replicated() tells uid_counter._next() whether this
+ * database applies another writer's changes to uid_counter.counters: a
+ * subscription lists the table in pg_subscription_rel.  Then two servers
+ * could draw from one counter, and only ranges of this server (whose node
+ * is uid.counter_node) may be drawn from.  The answer is cached per backend
+ * and forgotten whenever pg_subscription_rel changes (a syscache
+ * invalidation callback), so the draw's hot path reads no catalog.
+ *
  * No shared state.
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/table.h"
 #include "catalog/dependency.h"
 #include "catalog/pg_proc.h"
+#include "catalog/pg_subscription_rel.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "catalog/namespace.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "uid.h"
+
 PG_FUNCTION_INFO_V1(uid_counter_next);
+PG_FUNCTION_INFO_V1(uid_counter_replicated);
+
+/* uid.counter_node: the name of this server in counter ranges (sighup) */
+static char *uid_counter_node = NULL;
+
+/* the cached answer of uid_counter._replicated() */
+typedef enum UidCountersReplicated
+{
+	UID_COUNTERS_UNKNOWN,
+	UID_COUNTERS_LOCAL,
+	UID_COUNTERS_REPLICATED
+}			UidCountersReplicated;
+
+static UidCountersReplicated counters_replicated = UID_COUNTERS_UNKNOWN;
+static bool counters_callback_registered = false;
+
+void
+UidCountersInit(void)
+{
+	DefineCustomStringVariable("uid.counter_node",
+							   "The name of this server in counter ranges.",
+							   "Where uid_counter.counters receives replicated changes, uid_counter_next() draws only from ranges whose node is this name.",
+							   &uid_counter_node,
+							   "",
+							   PGC_SIGHUP,
+							   0,
+							   NULL, NULL, NULL);
+}
+
+/* pg_subscription_rel changed: ask again */
+static void
+UidCountersSubscriptionsChanged(Datum arg, int cacheid, uint32 hashvalue)
+{
+	counters_replicated = UID_COUNTERS_UNKNOWN;
+}
+
+/*
+ * Whether any subscription of this database lists uid_counter.counters, in
+ * any state (a table still being copied is replicated too).
+ */
+static bool
+UidCountersListedBySubscription(void)
+{
+	Oid			nsp = get_namespace_oid("uid_counter", true);
+	Oid			relid = OidIsValid(nsp) ? get_relname_relid("counters", nsp) : InvalidOid;
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	bool		found;
+
+	if (!OidIsValid(relid))
+		return false;
+	rel = table_open(SubscriptionRelRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_subscription_rel_srrelid,
+				BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
+	scan = systable_beginscan(rel, SubscriptionRelSrrelidSrsubidIndexId, true,
+							  NULL, 1, &key);
+	found = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
+ * uid_counter._replicated(): true when uid_counter.counters receives
+ * another writer's changes here.
+ */
+Datum
+uid_counter_replicated(PG_FUNCTION_ARGS)
+{
+	if (!counters_callback_registered)
+	{
+		CacheRegisterSyscacheCallback(SUBSCRIPTIONRELMAP,
+									  UidCountersSubscriptionsChanged,
+									  (Datum) 0);
+		counters_callback_registered = true;
+	}
+	if (counters_replicated == UID_COUNTERS_UNKNOWN)
+		counters_replicated = UidCountersListedBySubscription() ?
+			UID_COUNTERS_REPLICATED : UID_COUNTERS_LOCAL;
+	PG_RETURN_BOOL(counters_replicated == UID_COUNTERS_REPLICATED);
+}
 
 /*
  * The function manager entry of uid_counter._next(text, text, oid), found

@@ -93,6 +93,8 @@ _PG_init(void)
 	UidTimeFilterInit();
 	/* adopted sequences: the label provider has to be there for pg_restore */
 	UidAdoptInit();
+	/* counters work without preloading: their setting too */
+	UidCountersInit();
 
 	/*
 	 * Not preloaded (CREATE EXTENSION or a decoder loaded us into a running

@@ -15,7 +15,8 @@
  *	lease.h		the lease subsystem's internal interface (lease*.c)
  *	ff1.h, decode.h	the keyed permutation and the decoding code, which
  *				build without a server too
- * Files that use none of this (tickets.c, counters.c) include no uid header.
+ * Files that use none of this (tickets.c) include no uid header; counters.c
+ * includes this one for its init only.
  */
 #ifndef UID_H
 #define UID_H
@@ -224,5 +225,9 @@ extern PGDLLEXPORT Datum uid_compat_uuid_extract_timestamp(PG_FUNCTION_ARGS);
 /* ---- adopt.c: adopted sequences ---- */
 
 extern void UidAdoptInit(void);
+
+/* ---- counters.c: the tenant counters' setting uid.counter_node ---- */
+
+extern void UidCountersInit(void);
 
 #endif							/* UID_H */

@@ -64,16 +64,20 @@ INSERT INTO decided VALUES
     ('uid_ticket_next_block(text,integer)', true, true),
     ('uid_ticket._nextval(regclass)', true, true),
     ('uid_ticket._check_name(text)', true, true),
+    ('uid_ticket._absent(text)', true, true),
     -- counters: drawing by grant (uid_counter_grant grants EXECUTE), the rest the administrator's
     ('uid_counter_next(text,text)', false, false),
     ('uid_counter_grant(text,regrole,text)', false, false),
     ('uid_counter_revoke(text,regrole,text)', false, false),
     ('uid_counter_configure(text,text,bigint,integer)', false, false),
     ('uid_counter_set_range(text,text,bigint,bigint)', false, false),
+    ('uid_counter_set_range(text,text,bigint,bigint,text)', false, false),
+    ('uid_counter._set_range(text,text,bigint,bigint,text)', false, false),
+    ('uid_counter._range_changed()', false, false),
+    ('uid_counter._bind_grant_role()', false, false),
     ('uid_counter_unset_range(text,text)', false, false),
     ('uid_counter_format(text,bigint,integer)', true, true),
     ('uid_counter._next(text,text,oid)', false, false),
-    ('uid_counter._forget_dropped_roles()', false, false),
     ('uid_counter._next_entry()', false, false),
     ('uid_counter._lock_ranges(text)', false, false),
     -- text forms: pure functions of their argument
@@ -107,7 +111,8 @@ INSERT INTO decided VALUES
     ('uid_counter._check_prefix(text)', true, true),
     ('uid_counter._check_tenant(text)', true, true),
     ('uid_counter._prefix_code(text)', true, true),
-    ('uid_counter._span(text,bigint,bigint)', true, true);
+    ('uid_counter._span(text,bigint,bigint)', true, true),
+    ('uid_counter._replicated()', true, true);
 
 CREATE TEMP VIEW uid_functions AS
 SELECT p.oid, p.oid::regprocedure::text AS sig, p.prosecdef, p.proconfig

@@ -290,7 +290,7 @@ is(state_as('app_acme', 'app', "SELECT uid_ticket_next('orders')"), 'ok',
 # ---------------------------------------------------------------------------
 # f) grants survive dump and restore (by role name)
 # ---------------------------------------------------------------------------
-my $grants = q{SELECT string_agg(tenant || '/' || prefix || '/' || role::text, ' ' ORDER BY 1) FROM uid_counter_grants};
+my $grants = q{SELECT string_agg(tenant || '/' || prefix || '/' || role, ' ' ORDER BY 1) FROM uid_counter_grants};
 my $dump = $node->basedir . '/app.dump';
 $node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('app') ],
 	'f) pg_dump of the database');
