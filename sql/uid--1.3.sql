@@ -695,7 +695,7 @@ REVOKE ALL ON FUNCTION uid_ticket_drop(text) FROM PUBLIC;
 --
 -- Replication: a counter is a row that each draw updates, so two servers
 -- drawing from one counter while replicating it to each other hand out
--- numbers twice.  uid_counter_next() therefore refuses (UID05) on a server
+-- numbers twice.  uid_counter_next() therefore refuses (UID06) on a server
 -- whose uid_counter.counters receives another writer's changes (a
 -- subscription lists it in pg_subscription_rel; uid_counter._replicated()),
 -- unless the tenant's range belongs to this server: its node is this
@@ -1023,7 +1023,7 @@ BEGIN
     IF refused THEN
         here := NULLIF(pg_catalog.current_setting('uid.counter_node', true), '');
         RAISE EXCEPTION 'counter %/% is not this server''s to draw from', c_prefix, c_tenant
-            USING ERRCODE = 'UID05',
+            USING ERRCODE = 'UID06',
                   DETAIL = CASE WHEN r_node IS NOT NULL
                                 THEN pg_catalog.format('Its range belongs to node %s; uid.counter_node is %s.',
                                                        pg_catalog.quote_literal(r_node),

@@ -141,13 +141,13 @@ is($blue->safe_psql('postgres', q{SELECT uid_ticket_next('orders')}), '7',
 # Counters: green receives blue's counter changes, so it refuses, except
 # for the range whose node is green.
 ($state, $err) = sqlstate_of($green, q{SELECT uid_counter_next('acme', 'REQ')});
-is($state, 'UID05', 'green: a replicated counter refuses with UID05');
+is($state, 'UID06', 'green: a replicated counter refuses with UID06');
 like($err, qr/receives replicated changes/, '... saying why');
 like($err, qr/HINT:.*uid.counter_node/, '... with the per-node recipe in the hint');
 ($state) = sqlstate_of($green, q{SELECT uid_counter_next('acme-blue', 'TKT')});
-is($state, 'UID05', 'green: blue\'s range refuses');
+is($state, 'UID06', 'green: blue\'s range refuses');
 ($state) = sqlstate_of($blue, q{SELECT uid_counter_next('acme-green', 'TKT')});
-is($state, 'UID05', 'blue: green\'s range refuses');
+is($state, 'UID06', 'blue: green\'s range refuses');
 my $on_blue = $blue->safe_psql('postgres',
 	q{SELECT string_agg(uid_counter_next('acme-blue', 'TKT'), ',') FROM generate_series(1, 200)});
 my $on_green = $green->safe_psql('postgres',
@@ -224,9 +224,9 @@ SKIP:
 	}
 	is(scalar(keys %drawn), 2000, 'two-way: 2,000 draws on both servers, 2,000 distinct numbers');
 	($state) = sqlstate_of($west, q{SELECT uid_counter_next('acme-east', 'REQ')});
-	is($state, 'UID05', 'west: east\'s range refuses');
+	is($state, 'UID06', 'west: east\'s range refuses');
 	($state) = sqlstate_of($east, q{SELECT uid_counter_next('acme', 'INV')});
-	is($state, 'UID05', 'east: a counter without a range of its own refuses');
+	is($state, 'UID06', 'east: a counter without a range of its own refuses');
 
 	$east->safe_psql('postgres', q{INSERT INTO app_rows VALUES (2, 'from east')});
 	$west->safe_psql('postgres', q{INSERT INTO app_rows VALUES (3, 'from west')});
