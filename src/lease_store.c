@@ -1225,6 +1225,17 @@ UidStoreReplicatedHint(void)
 					qschema UID_PUBLICATION_EXCEPT_HINT_ARGS(qschema), qschema);
 }
 
+/* Raises UID_FAIL_REPLICATED: the lease table is not this server's alone. */
+UidNoReturn static void
+UidStoreRefuseReplicated(const char *message)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_UID_NO_WORKER_ID),
+			 UidLeaseFailureContext(UID_FAIL_REPLICATED),
+			 errmsg("%s", message),
+			 errhint("%s", UidStoreReplicatedHint())));
+}
+
 /*
  * In a local store, before each acquisition and renewal: refuses a lease
  * table that logical replication copies to other servers (a publication
@@ -1244,19 +1255,12 @@ UidStoreCheckUnreplicated(void)
 		return;
 	r = UidConnExec(UID_SQL_PUBLISHED, 1, params);
 	if (r->nrows > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UID_NO_WORKER_ID),
-				 UidLeaseFailureContext(UID_FAIL_REPLICATED),
-				 errmsg("the lease table %s.%s is in publication \"%s\" (%s), so other servers would take over its rows",
-						qschema, quote_identifier(UidConnValue(r, 0, 0)), UidConnValue(r, 0, 1),
-						UidConnValue(r, 0, 2)),
-				 errhint("%s", UidStoreReplicatedHint())));
+		UidStoreRefuseReplicated(psprintf("the lease table %s.%s is in publication \"%s\" (%s), so other servers would take over its rows",
+										  qschema, quote_identifier(UidConnValue(r, 0, 0)),
+										  UidConnValue(r, 0, 1), UidConnValue(r, 0, 2)));
 	r = UidConnExec(UID_SQL_SUBSCRIBED, 1, params);
 	if (r->nrows > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UID_NO_WORKER_ID),
-				 UidLeaseFailureContext(UID_FAIL_REPLICATED),
-				 errmsg("the lease table %s.%s receives the rows of another server through subscription \"%s\"",
-						qschema, quote_identifier(UidConnValue(r, 0, 0)), UidConnValue(r, 0, 1)),
-				 errhint("%s", UidStoreReplicatedHint())));
+		UidStoreRefuseReplicated(psprintf("the lease table %s.%s receives the rows of another server through subscription \"%s\"",
+										  qschema, quote_identifier(UidConnValue(r, 0, 0)),
+										  UidConnValue(r, 0, 1)));
 }

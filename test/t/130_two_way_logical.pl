@@ -19,11 +19,10 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use FindBin;
 use lib $FindBin::RealBin;
 use UidTap;
-use LeaseTest;
+use LeaseTest qw(lease_node wait_held poll_within);
 
 my $per_node = 2000;	# rows each node inserts, in 4 clients
 my $clients = 4;
@@ -121,43 +120,15 @@ else
 	is($a->safe_psql('postgres', 'SELECT mode, state FROM uid_lease_status()'),
 		'static|static', 'uid.worker_id = 0 set explicitly: state static');
 
-	my @runs;
+	insert_on_all([ $a, $b ], { two_way_a => 0, two_way_b => 5 }, $per_node, $clients);
 	for my $node ($a, $b)
 	{
-		my $script = $node->basedir . '/insert.sql';
-		open my $fh, '>', $script or die $!;
-		print $fh "INSERT INTO t (node) VALUES ('@{[ $node->name ]}');\n";
-		close $fh;
-		my ($out, $err) = ('', '');
-		push @runs, [ $node, \$out, \$err, IPC::Run::start(
-			[ 'pgbench', '-n', '-c', $clients, '-j', 2, '-t', $per_node / $clients,
-				'-f', $script, '-h', $node->host, '-p', $node->port, 'postgres' ],
-			'<', \undef, '>', \$out, '2>', \$err) ];
-	}
-	for my $run (@runs)
-	{
-		my ($node, $out, $err, $h) = @$run;
-		$h->finish;
-		like($$out, qr{processed: $per_node/$per_node}, $node->name . ": all $per_node inserts succeed");
-	}
-	my $total = 2 * $per_node;
-	for my $node ($a, $b)
-	{
-		ok(poll_within($node, 120, "SELECT count(*) = $total FROM t"),
-			$node->name . ": both nodes' rows arrive ($total)");
-		is($node->safe_psql('postgres',
-				'SELECT count(*), count(DISTINCT id), count(*) FILTER (WHERE (uid_decode(id)).worker_id'
-				  . " <> CASE node WHEN 'two_way_a' THEN 0 ELSE 5 END) FROM t"),
-			"$total|$total|0", $node->name . ': every ID distinct, each with its node\'s worker id');
 		is($node->safe_psql('postgres',
 				'SELECT COALESCE(sum(apply_error_count), 0) FROM pg_stat_subscription_stats'),
 			'0', $node->name . ': no apply error (no conflict)');
 		ok(!$node->log_contains('duplicate key value violates unique constraint'),
 			$node->name . ': no duplicate key in the log');
 	}
-	is($a->safe_psql('postgres', 'SELECT string_agg(id::text, \',\' ORDER BY id) FROM t'),
-		$b->safe_psql('postgres', 'SELECT string_agg(id::text, \',\' ORDER BY id) FROM t'),
-		'both nodes hold the same rows');
 	$a->safe_psql('postgres', 'DROP SUBSCRIPTION from_b');
 	$b->safe_psql('postgres', 'DROP SUBSCRIPTION from_a');
 }
