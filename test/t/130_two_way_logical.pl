@@ -27,29 +27,14 @@ use LeaseTest qw(lease_node wait_held poll_within);
 my $per_node = 2000;	# rows each node inserts, in 4 clients
 my $clients = 4;
 
-sub logical_node
-{
-	my ($name, %conf) = @_;
-	my $node = uid_node($name, wal_level => 'logical', max_wal_senders => 10,
-		max_replication_slots => 10, max_logical_replication_workers => 8, %conf);
-	$node->start;
-	$node->safe_psql('postgres', q{
-		CREATE EXTENSION uid;
-		CREATE TABLE t (id bigint PRIMARY KEY DEFAULT uid_next(), node text NOT NULL);
-	});
-	return $node;
-}
-
-sub connstr { my ($n) = @_; return 'port=' . $n->port . ' host=' . $n->host . ' dbname=postgres'; }
-
-my $a = logical_node('two_way_a');
-my $b = logical_node('two_way_b');
+my $a = logical_writer('two_way_a', max_logical_replication_workers => 8);
+my $b = logical_writer('two_way_b', max_logical_replication_workers => 8);
 my ($major) = ('' . $a->pg_version) =~ /^(\d+)/;
 
 if ($major < 16)
 {
 	my ($ret, $out, $err) = $a->psql('postgres',
-		"CREATE SUBSCRIPTION s CONNECTION '@{[ connstr($b) ]}' PUBLICATION p"
+		"CREATE SUBSCRIPTION s CONNECTION '@{[ conninfo($b) ]}' PUBLICATION p"
 		  . " WITH (connect = false, origin = none)");
 	like($err, qr/unrecognized subscription parameter: "origin"/,
 		"PostgreSQL $major has no origin = none: two-way native replication needs 16");
@@ -71,7 +56,7 @@ else
 	{
 		my ($sub, $pub, $name) = @$pair;
 		$sub->safe_psql('postgres',
-			"CREATE SUBSCRIPTION $name CONNECTION '@{[ connstr($pub) ]}' PUBLICATION p"
+			"CREATE SUBSCRIPTION $name CONNECTION '@{[ conninfo($pub) ]}' PUBLICATION p"
 			  . " WITH (origin = none, copy_data = false)");
 	}
 	for my $pair ([ $a, 'from_b' ], [ $b, 'from_a' ])
@@ -202,7 +187,7 @@ $p->safe_psql('postgres', q{
 	CREATE PUBLICATION lease_rows FOR TABLE uid_lease.lease;
 });
 $l->safe_psql('postgres',
-	"CREATE SUBSCRIPTION lease_rows CONNECTION '@{[ connstr($p) ]}' PUBLICATION lease_rows"
+	"CREATE SUBSCRIPTION lease_rows CONNECTION '@{[ conninfo($p) ]}' PUBLICATION lease_rows"
 	  . " WITH (copy_data = false, enabled = false)");
 like(refused($l), qr/the lease table uid_lease\.lease receives the rows of another server through subscription "lease_rows"/,
 	'a subscription that writes into the lease table: refused');

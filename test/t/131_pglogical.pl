@@ -34,11 +34,8 @@ if (!-e "$pkglibdir/pglogical.so")
 sub pglogical_node
 {
 	my ($name, %conf) = @_;
-	my $node = uid_node($name,
-		shared_preload_libraries => 'pglogical,uid',
-		wal_level => 'logical', max_wal_senders => 10, max_replication_slots => 10,
+	my $node = logical_writer($name, shared_preload_libraries => 'pglogical,uid',
 		max_worker_processes => 16, track_commit_timestamp => 'on', %conf);
-	$node->start;
 	# minor releases from 15.19 on decode only with the output plugins that
 	# output_plugin_libraries names, and pglogical's is not among the default
 	if ($node->safe_psql('postgres',
@@ -48,14 +45,8 @@ sub pglogical_node
 			"output_plugin_libraries = 'pgoutput, test_decoding, pglogical_output'\n");
 		$node->restart;
 	}
-	$node->safe_psql('postgres', q{
-		CREATE EXTENSION uid;
-		CREATE TABLE t (id bigint PRIMARY KEY DEFAULT uid_next(), node text NOT NULL);
-	});
 	return $node;
 }
-
-sub dsn { my ($n) = @_; return 'host=' . $n->host . ' port=' . $n->port . ' dbname=postgres'; }
 
 # --- worker id not set: no ID, on every pglogical node
 my $node = pglogical_node('pglogical_default');
@@ -82,7 +73,7 @@ for my $n ($a, $b)
 	my $name = $n->name;
 	$n->safe_psql('postgres', qq{
 		CREATE EXTENSION pglogical;
-		SELECT pglogical.create_node(node_name := '$name', dsn := '@{[ dsn($n) ]}');
+		SELECT pglogical.create_node(node_name := '$name', dsn := '@{[ conninfo($n) ]}');
 		SELECT pglogical.replication_set_add_table('default', 't');
 	});
 }
@@ -93,7 +84,7 @@ for my $pair ([ $a, $b ], [ $b, $a ])
 	# travel back to where they came from
 	$sub->safe_psql('postgres', qq{
 		SELECT pglogical.create_subscription(subscription_name := 'from_@{[ $pub->name ]}',
-			provider_dsn := '@{[ dsn($pub) ]}', synchronize_data := false,
+			provider_dsn := '@{[ conninfo($pub) ]}', synchronize_data := false,
 			forward_origins := '{}');
 	});
 }

@@ -15,6 +15,11 @@
 #                                 version)
 #   write_hwm_v1($node, $ms, $clean)  write the record of uid 1.0 and 1.1
 #   kill9_all($node)              SIGKILL the postmaster and all its children
+#   logical_writer($name, %conf)  a started uid_node for logical replication
+#                                 (wal_level logical, senders and slots),
+#                                 with uid and table t (id bigint PRIMARY
+#                                 KEY DEFAULT uid_next(), node text)
+#   conninfo($node)               a libpq connection string of its postgres
 #   insert_on_all(\@nodes, \%worker_of, $per_node, $clients)
 #                                 on every node at once, pgbench inserts
 #                                 $per_node rows into t (id DEFAULT
@@ -33,7 +38,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
 
-our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm insert_on_all
+our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_writer conninfo insert_on_all
   write_hwm_v1 kill9_all uid_epoch_ms);
 
 our $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
@@ -181,6 +186,25 @@ sub kill9_all
 	unlink glob("/dev/shm/faketime_shm_$_ /dev/shm/sem.faketime_sem_$_")
 	  for ($pm, @children);
 	return;
+}
+
+sub logical_writer
+{
+	my ($name, %conf) = @_;
+	my $node = uid_node($name, wal_level => 'logical', max_wal_senders => 10,
+		max_replication_slots => 10, %conf);
+	$node->start;
+	$node->safe_psql('postgres', q{
+		CREATE EXTENSION uid;
+		CREATE TABLE t (id bigint PRIMARY KEY DEFAULT uid_next(), node text NOT NULL);
+	});
+	return $node;
+}
+
+sub conninfo
+{
+	my ($node) = @_;
+	return 'host=' . $node->host . ' port=' . $node->port . ' dbname=postgres';
 }
 
 sub insert_on_all
