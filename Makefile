@@ -7,6 +7,7 @@ OBJS = \
 	src/uid.o \
 	src/preload.o \
 	src/generator.o \
+	src/topology.o \
 	src/clock.o \
 	src/hwm.o \
 	src/layout.o \

@@ -169,4 +169,39 @@ typedef get_relation_info_hook_type uid_rel_hook_type;
 #define UidTableBeginScan(rel, snapshot) table_beginscan((rel), (snapshot), 0, NULL)
 #endif
 
+/*
+ * Subscriptions that apply only changes that originated on their publisher
+ * (origin = none, two-way logical replication): 16 added
+ * pg_subscription.suborigin.  UID_SUBSCRIPTION_ORIGIN_ATTNUM is its column,
+ * InvalidAttrNumber where no subscription has one.
+ */
+#include "catalog/pg_subscription.h"
+#if PG_VERSION_NUM >= 160000
+#define UID_SUBSCRIPTION_ORIGIN_ATTNUM Anum_pg_subscription_suborigin
+#else
+#define UID_SUBSCRIPTION_ORIGIN_ATTNUM InvalidAttrNumber
+#endif
+
+/* The parameters of a syscache invalidation callback: 19 typed the cache id. */
+#include "utils/inval.h"
+#if PG_VERSION_NUM >= 190000
+#define UID_SYSCACHE_CALLBACK_PARAMS Datum arg, SysCacheIdentifier cacheid, uint32 hashvalue
+#else
+#define UID_SYSCACHE_CALLBACK_PARAMS Datum arg, int cacheid, uint32 hashvalue
+#endif
+
+/*
+ * How a publication of every table can leave the lease tables out: 19 has
+ * FOR ALL TABLES EXCEPT (TABLE ...); before, only publications that list
+ * their tables or schemas do.  The tail of the hint that says so.
+ */
+#if PG_VERSION_NUM >= 190000
+#define UID_PUBLICATION_EXCEPT_HINT \
+	", or FOR ALL TABLES EXCEPT (TABLE %s.lease, %s.tenure)"
+#define UID_PUBLICATION_EXCEPT_HINT_ARGS(schema) , (schema), (schema)
+#else
+#define UID_PUBLICATION_EXCEPT_HINT ""
+#define UID_PUBLICATION_EXCEPT_HINT_ARGS(schema)
+#endif
+
 #endif							/* UID_COMPAT_H */

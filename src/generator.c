@@ -45,6 +45,7 @@
 #include "hwm.h"
 #include "primary_watch.h"
 #include "stats.h"
+#include "topology.h"
 #include "uid.h"
 
 typedef struct UidGeneratorShared
@@ -130,7 +131,7 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 			return false;
 		}
 	}
-	/* the Citus check (lease.c) tells a chosen 0 from the default */
+	/* the Citus and replication checks tell a chosen 0 from the default */
 	if (UidSettingFromConfiguration(source))
 		uid_worker_id_given = true;
 	return true;
@@ -450,23 +451,30 @@ UidGeneratorLastState(void)
 }
 
 /*
- * Checks made once per call of a generating function.
+ * Checks made once per call of a generating function: on the hot path two
+ * backend-local flags.  The topology check (topology.c) runs again after
+ * any change of pg_subscription.
  */
 static inline void
 UidGeneratorCheckUsable(const char *funcname)
 {
 	UidRequireSharedMemory(funcname);
-	if (likely(recovery_floor_seen))
+	if (likely(recovery_floor_seen && uid_topology_checked))
 		return;
-	if (RecoveryInProgress())
-		ereport(ERROR,
-				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-				 errmsg("%s() cannot run on a hot standby", funcname),
-				 errdetail("A standby shares its primary's worker id; IDs issued here could repeat the primary's."),
-				 errhint("Call %s() on the primary, or promote this standby first.", funcname)));
-	if (!pg_atomic_read_u32(&gen->recovery_floor_done))
-		UidGeneratorApplyRecoveryFloor();
-	recovery_floor_seen = true;
+	if (!recovery_floor_seen)
+	{
+		if (RecoveryInProgress())
+			ereport(ERROR,
+					(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+					 errmsg("%s() cannot run on a hot standby", funcname),
+					 errdetail("A standby shares its primary's worker id; IDs issued here could repeat the primary's."),
+					 errhint("Call %s() on the primary, or promote this standby first.", funcname)));
+		if (!pg_atomic_read_u32(&gen->recovery_floor_done))
+			UidGeneratorApplyRecoveryFloor();
+		recovery_floor_seen = true;
+	}
+	if (!uid_topology_checked)
+		UidTopologyCheck();
 }
 
 /*

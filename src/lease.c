@@ -36,6 +36,7 @@
 #include "compat.h"
 #include "generator.h"
 #include "lease.h"
+#include "topology.h"
 
 typedef struct UidLeaseShared
 {
@@ -531,7 +532,9 @@ UidLeaseRaiseNoWorkerId(void)
 	const char *hint = NULL;
 
 	UidLeaseSnapshot(&s);
-	if (s.state == UID_LEASE_CONFIG_ERROR)
+	if (s.state == UID_LEASE_CONFIG_ERROR && s.failure == UID_FAIL_REPLICATED)
+		hint = UidStoreReplicatedHint();
+	else if (s.state == UID_LEASE_CONFIG_ERROR)
 		(void) UidLeaseConfigProblem(&hint);
 	else if (s.state == UID_LEASE_HELD_ELSEWHERE)
 		hint = "Give this server a worker id of its own (or uid.worker_id = 'lease'), or stop the other holder: "
@@ -675,6 +678,23 @@ UidLeaseStatusTime(Datum *values, bool *nulls, UidLeaseStatusColumn col, Timesta
 	nulls[col] = t == 0;
 }
 
+/*
+ * A static worker id left unset where another writer's changes are
+ * applied (topology.c): this backend's uid_next() refuses, and its status
+ * says so.
+ */
+static void
+UidLeaseNoteTopology(UidLeaseShared *s)
+{
+	const char *problem;
+
+	if (s->state != UID_LEASE_STATIC || (problem = UidTopologyProblem()) == NULL)
+		return;
+	s->state = UID_LEASE_CONFIG_ERROR;
+	s->failure = UID_FAIL_CONFIG;
+	strlcpy(s->last_error, problem, sizeof(s->last_error));
+}
+
 /* uid_lease_status(): this server's lease, from one snapshot. */
 Datum
 uid_lease_status(PG_FUNCTION_ARGS)
@@ -689,6 +709,7 @@ uid_lease_status(PG_FUNCTION_ARGS)
 	tupdesc = BlessTupleDesc(tupdesc);
 	UidRequireSharedMemory("uid_lease_status");
 	UidLeaseSnapshot(&s);
+	UidLeaseNoteTopology(&s);
 
 	values[UID_LSC_MODE] = CStringGetTextDatum(uid_worker_id_lease ? "lease" :
 											   UidLeaseRegistersStatic() ? "registered" : "static");

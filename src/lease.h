@@ -77,8 +77,11 @@ typedef enum UidLeaseFailure
 	UID_FAIL_CONFIG,			/* settings that cannot work */
 	UID_FAIL_NOT_DURABLE,		/* the store's standbys did not confirm a lease write */
 	UID_FAIL_POOLED,			/* the store connection is not one server session */
-	UID_FAIL_HELD				/* registered static id: its holder in the store */
+	UID_FAIL_HELD,				/* registered static id: its holder in the store */
+	UID_FAIL_REPLICATED			/* a local lease table is published or subscribed */
 } UidLeaseFailure;
+
+#define UID_FAIL_LAST UID_FAIL_REPLICATED
 
 /* ---- lease.c: the worker publishes through these (each wakes waiters) ---- */
 
@@ -170,6 +173,8 @@ extern void UidStoreRelease(int worker_id, int64 token, const UidStoreHolder *ho
 							int64 last_issued_unix_ms);
 extern void UidStoreCheckSessionLocks(int own_worker_id);
 extern void UidStoreWaitDurable(void);
+extern void UidStoreCheckUnreplicated(void);
+extern char *UidStoreReplicatedHint(void);
 extern char *UidStoreTableSql(const char *schema, const char *owner);
 extern char *UidStoreTenureSelectSql(const char *schema, bool by_worker, bool at_ms);
 

@@ -74,7 +74,7 @@ UidLeaseFailureOf(const ErrorData *edata)
 
 	if (mark == NULL ||
 		sscanf(mark + strlen(UID_LEASE_FAILURE_MARK), "%d", &kind) != 1 ||
-		kind <= UID_FAIL_NONE || kind > UID_FAIL_POOLED)
+		kind <= UID_FAIL_NONE || kind > UID_FAIL_LAST)
 		return UID_FAIL_STATEMENT;
 	return (UidLeaseFailure) kind;
 }

@@ -3,7 +3,8 @@
  *		The settings of the lease subsystem (uid.lease_*), their checks, and
  *		the combinations of settings that cannot work (UidLeaseConfigProblem).
  *		Every other lease file reads them; this file reads only the
- *		generator's uid.worker_id, so it sits below all of them.
+ *		generator's uid.worker_id and what topology.c finds in
+ *		shared_preload_libraries, so it sits below all of them.
  *
  * No shared state: each process has the values of its own configuration.
  */
@@ -14,10 +15,10 @@
 #include "libpq-fe.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
-#include "utils/varlena.h"
 
 #include "generator.h"
 #include "lease.h"
+#include "topology.h"
 
 /* settings */
 char	   *uid_lease_database = NULL;
@@ -194,35 +195,6 @@ UidLeaseDefineSettings(void)
 }
 
 /*
- * Is Citus in shared_preload_libraries?  Every node of a Citus cluster may
- * run uid_next() (docs/citus.md), so the default static worker id would be
- * the same on all of them.
- */
-static bool
-UidCitusPreloaded(void)
-{
-	char	   *libs = pstrdup(shared_preload_libraries_string ? shared_preload_libraries_string : "");
-	List	   *names = NIL;
-	ListCell   *lc;
-	bool		found = false;
-
-	if (!SplitDirectoriesString(libs, ',', &names))
-		return false;
-	foreach(lc, names)
-	{
-		const char *name = lfirst(lc);
-		const char *base = strrchr(name, '/');
-
-		base = base ? base + 1 : name;
-		if (strcmp(base, "citus") == 0 || strcmp(base, "citus" DLSUFFIX) == 0)
-			found = true;
-	}
-	list_free_deep(names);
-	pfree(libs);
-	return found;
-}
-
-/*
  * A numeric uid.worker_id with uid.lease_conninfo: the static id is
  * registered in the shared store, like a lease of that one id, and issued
  * only while the registration is held (docs/leases.md, "Registered static
@@ -256,11 +228,23 @@ UidLeaseConfigProblem(const char **hint)
 			"or set it to this server's own number to register that id in the lease store.";
 		return "uid.lease_conninfo is set, but uid.worker_id is not: no worker id is issued";
 	}
-	if (!uid_worker_id_lease && !uid_worker_id_given && UidCitusPreloaded())
+	/*
+	 * Every node of a Citus cluster may run uid_next() (docs/citus.md), so
+	 * the default static worker id would be the same on all of them.
+	 */
+	if (!uid_worker_id_lease && !uid_worker_id_given && UidLibraryPreloaded("citus"))
 	{
 		*hint = "Set uid.worker_id = 'lease' with one uid.lease_conninfo on every node of the Citus cluster, "
 			"or give each node its own uid.worker_id.";
 		return "Citus is loaded and uid.worker_id is not set, so every node would issue the same IDs: no worker id is issued";
+	}
+	/* pglogical and Spock apply other nodes' changes, which carry their IDs */
+	if (!uid_worker_id_lease && !uid_worker_id_given && UidReplicationLibraryPreloaded() != NULL)
+	{
+		*hint = UID_TOPOLOGY_HINT;
+		return psprintf("%s is loaded and uid.worker_id is not set, so every node it replicates between "
+						"would issue the same IDs: no worker id is issued",
+						UidReplicationLibraryPreloaded());
 	}
 	if (UidLeaseWorkerMode() && uid_lease_refused_setting != NULL)
 	{

@@ -1224,3 +1224,89 @@ UidStoreTenureSelectSql(const char *schema, bool by_worker, bool at_ms)
 					by_worker && at_ms ? " AND t.first_ms OPERATOR(pg_catalog.<=) $2::pg_catalog.int8"
 					" AND t.last_ms OPERATOR(pg_catalog.>=) $2::pg_catalog.int8" : "");
 }
+
+/* ---------------------------------------------------------------------------
+ * A local lease table must not be replicated
+ * ------------------------------------------------------------------------- */
+
+/*
+ * A publication that includes a table of the lease schema ($1): its first
+ * table, the publication, and how the publication takes it in.
+ */
+#define UID_SQL_PUBLISHED \
+	"SELECT pt.tablename, pt.pubname," \
+	" CASE WHEN p.puballtables THEN 'FOR ALL TABLES'" \
+	"  WHEN EXISTS (SELECT FROM pg_catalog.pg_publication_namespace pn" \
+	"   JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) pn.pnnspid" \
+	"   WHERE pn.pnpubid OPERATOR(pg_catalog.=) p.oid AND n.nspname OPERATOR(pg_catalog.=) $1::pg_catalog.name)" \
+	"  THEN 'FOR TABLES IN SCHEMA' ELSE 'FOR TABLE' END" \
+	" FROM pg_catalog.pg_publication_tables pt" \
+	" JOIN pg_catalog.pg_publication p ON p.pubname OPERATOR(pg_catalog.=) pt.pubname" \
+	" WHERE pt.schemaname OPERATOR(pg_catalog.=) $1::pg_catalog.name" \
+	" ORDER BY pt.pubname, pt.tablename LIMIT 1"
+
+/*
+ * A subscription of this database that writes into a table of the lease
+ * schema ($1): the table and the subscription.
+ */
+#define UID_SQL_SUBSCRIBED \
+	"SELECT c.relname, s.subname" \
+	" FROM pg_catalog.pg_subscription_rel sr" \
+	" JOIN pg_catalog.pg_subscription s ON s.oid OPERATOR(pg_catalog.=) sr.srsubid" \
+	" JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) sr.srrelid" \
+	" JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace" \
+	" WHERE n.nspname OPERATOR(pg_catalog.=) $1::pg_catalog.name" \
+	" ORDER BY s.subname, c.relname LIMIT 1"
+
+/* How to leave the lease schema out of replication (the hint of UID_FAIL_REPLICATED). */
+char *
+UidStoreReplicatedHint(void)
+{
+	const char *qschema = quote_identifier(uid_lease_schema);
+
+	return psprintf("Leave schema %s out of logical replication: publish the tables or schemas to replicate "
+					"(FOR TABLE ..., FOR TABLES IN SCHEMA ...) instead of FOR ALL TABLES" UID_PUBLICATION_EXCEPT_HINT
+					", and drop %s from the publications of subscriptions. Each server needs a lease table "
+					"of its own, or all of them one shared store (uid.lease_conninfo).",
+					qschema UID_PUBLICATION_EXCEPT_HINT_ARGS(qschema), qschema);
+}
+
+/* Raises UID_FAIL_REPLICATED: the lease table is not this server's alone. */
+UidNoReturn static void
+UidStoreRefuseReplicated(const char *message)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_UID_NO_WORKER_ID),
+			 UidLeaseFailureContext(UID_FAIL_REPLICATED),
+			 errmsg("%s", message),
+			 errhint("%s", UidStoreReplicatedHint())));
+}
+
+/*
+ * In a local store, before each acquisition and renewal: refuses a lease
+ * table that logical replication copies to other servers (a publication
+ * includes it) or writes into (a subscription of this database includes
+ * it).  Rows of one server's lease table would overwrite another's, and
+ * two servers would hold one worker id, each by its own row.  Raises
+ * UID_FAIL_REPLICATED; the worker then stops issuing at once.
+ */
+void
+UidStoreCheckUnreplicated(void)
+{
+	const char *params[1] = {uid_lease_schema};
+	const char *qschema = quote_identifier(uid_lease_schema);
+	UidConnRows *r;
+
+	if (UidConnRemote())
+		return;
+	r = UidConnExec(UID_SQL_PUBLISHED, 1, params);
+	if (r->nrows > 0)
+		UidStoreRefuseReplicated(psprintf("the lease table %s.%s is in publication \"%s\" (%s), so other servers would take over its rows",
+										  qschema, quote_identifier(UidConnValue(r, 0, 0)),
+										  UidConnValue(r, 0, 1), UidConnValue(r, 0, 2)));
+	r = UidConnExec(UID_SQL_SUBSCRIBED, 1, params);
+	if (r->nrows > 0)
+		UidStoreRefuseReplicated(psprintf("the lease table %s.%s receives the rows of another server through subscription \"%s\"",
+										  qschema, quote_identifier(UidConnValue(r, 0, 0)),
+										  UidConnValue(r, 0, 1)));
+}

@@ -56,6 +56,7 @@
 #include "compat.h"
 #include "generator.h"
 #include "lease.h"
+#include "topology.h"
 
 /* The timeline this server writes WAL on. */
 #define UidCurrentTimeLine() ((int) GetWALInsertionTimeLine())
@@ -81,6 +82,7 @@ static struct
 	bool		expiry_logged;
 	bool		pool_warned;
 	char		last_logged_error[256];
+	char		other_writer_warned[256];	/* UidLeaseWarnOtherWriter's last finding */
 	int			taking;			/* the id being taken, while it is */
 	bool		bad_id[UID_MAX_WORKER + 1]; /* rows that held values out of range */
 	MemoryContext cycle_cxt;
@@ -357,6 +359,32 @@ UidLeaseActOn(int64 local_before, TimestampTz store_now, TimestampTz store_expir
 }
 
 /*
+ * A local lease table on a server that applies another writer's changes:
+ * right only if the other writers lease from this very table (their
+ * uid.lease_conninfo names this server); with lease tables of their own
+ * they take the same ids.  Warns once per change of what is found.
+ */
+static void
+UidLeaseWarnOtherWriter(void)
+{
+	char	   *writer = UidStoreRemote() ? NULL : UidOtherWriter();
+
+	if (writer == NULL)
+	{
+		me.other_writer_warned[0] = '\0';
+		return;
+	}
+	if (strcmp(me.other_writer_warned, writer) == 0)
+		return;
+	strlcpy(me.other_writer_warned, writer, sizeof(me.other_writer_warned));
+	ereport(WARNING,
+			(errmsg("uid: %s, and the lease table is on this server", writer),
+			 errdetail("Unless every other writer leases from this table (its uid.lease_conninfo names this server), "
+					   "each takes worker ids from a lease table of its own, and two writers issue the same IDs."),
+			 errhint("Point uid.lease_conninfo of every node at one shared lease store, or give each node its own uid.worker_id.")));
+}
+
+/*
  * Takes a free worker id: checks the clocks, takes the lowest free id, and
  * once the store's standbys have the acquisition, acts on it.
  */
@@ -372,6 +400,8 @@ UidLeaseAcquire(void)
 
 	(void) UidLeaseOpenStore();
 	UidStoreBegin();
+	UidStoreCheckUnreplicated();
+	UidLeaseWarnOtherWriter();
 	before = UidClockNowUnixMs();
 	store_now = UidStoreClock();
 	UidLeaseCheckSkew(before, UidClockNowUnixMs(), store_now);
@@ -476,6 +506,7 @@ UidLeaseRenew(void)
 	if (UidLeaseOpenStore())
 		me.lock_held = false;	/* the old session's locks went with it */
 	UidStoreBegin();
+	UidStoreCheckUnreplicated();
 	UidLeaseRetakeLock();
 	UidStoreCheckSessionLocks(me.lock_held ? me.worker_id : -1);
 	before = UidClockNowUnixMs();
@@ -555,6 +586,32 @@ UidLeaseRefusePooledStore(ErrorData *edata, uint64 request)
 }
 
 /*
+ * A local lease table that logical replication copies or writes into:
+ * stop issuing at once and write nothing more to it (a write would be
+ * copied over another server's row); the row expires by itself.  Each
+ * step tries again, so a publication changed to leave the table out is
+ * taken up without a restart.
+ */
+static void
+UidLeaseRefuseReplicated(ErrorData *edata)
+{
+	if (me.held)
+		(void) UidGeneratorRevoke();
+	me.held = false;
+	me.granted = false;
+	LockReleaseSession(USER_LOCKMETHOD);
+	me.lock_held = false;
+	if (strncmp(me.last_logged_error, edata->message, sizeof(me.last_logged_error) - 1) != 0)
+		ereport(WARNING,
+				(errmsg("uid: refusing the lease table: %s", edata->message),
+				 errdetail("uid_next() issues no ID with a lease from it; the lease worker checks again every %d ms.",
+						   uid_lease_renew_interval_ms),
+				 edata->hint ? errhint("%s", edata->hint) : 0));
+	strlcpy(me.last_logged_error, edata->message, sizeof(me.last_logged_error));
+	UidLeasePublishFailure(UID_FAIL_REPLICATED, edata->message, false, UID_LEASE_CONFIG_ERROR);
+}
+
+/*
  * The hint for a failure to reach the store's primary: a store that failed
  * over is found only if the connection string names every member.
  */
@@ -582,6 +639,11 @@ UidLeaseNoteFailure(ErrorData *edata, uint64 request)
 	if (kind == UID_FAIL_POOLED)
 	{
 		UidLeaseRefusePooledStore(edata, request);
+		return;
+	}
+	if (kind == UID_FAIL_REPLICATED)
+	{
+		UidLeaseRefuseReplicated(edata);
 		return;
 	}
 	if (kind == UID_FAIL_VALUE && me.taking >= 0)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages that building and testing uid need: the
-# PostgreSQL 15 server and headers, pgTAP, the Perl test modules,
+# PostgreSQL 15 server and headers, pgTAP, pglogical (TAP 131), the Perl test modules,
 # libfaketime, postgres_exporter (TAP 100), the engines the lease store tests
 # run (Patroni, etcd, pgbouncer), the clients of adopted sequences (TAP 120:
 # Hibernate with the JDBC driver and a JDK, PHP PDO, Perl DBD::Pg), spin for
@@ -18,7 +18,7 @@ apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential ca-certificates \
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" postgresql-contrib libssl-dev \
-	"postgresql-$PG_MAJOR-pgtap" libtap-parser-sourcehandler-pgtap-perl \
+	"postgresql-$PG_MAJOR-pgtap" "postgresql-$PG_MAJOR-pglogical" libtap-parser-sourcehandler-pgtap-perl \
 	libipc-run-perl faketime libfaketime prometheus-postgres-exporter \
 	bison flex zlib1g-dev xz-utils \
 	patroni python3-etcd etcd-server pgbouncer spin \

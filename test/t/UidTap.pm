@@ -15,6 +15,18 @@
 #                                 version)
 #   write_hwm_v1($node, $ms, $clean)  write the record of uid 1.0 and 1.1
 #   kill9_all($node)              SIGKILL the postmaster and all its children
+#   logical_writer($name, %conf)  a started uid_node for logical replication
+#                                 (wal_level logical, senders and slots),
+#                                 with uid and table t (id bigint PRIMARY
+#                                 KEY DEFAULT uid_next(), node text)
+#   conninfo($node)               a libpq connection string of its postgres
+#   insert_on_all(\@nodes, \%worker_of, $per_node, $clients)
+#                                 on every node at once, pgbench inserts
+#                                 $per_node rows into t (id DEFAULT
+#                                 uid_next(), node); then checks that every
+#                                 node holds every row of all of them, each
+#                                 ID once and with its node's worker id
+#                                 (%worker_of: node name => worker id)
 package UidTap;
 
 use strict;
@@ -24,8 +36,9 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
 
-our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm
+our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_writer conninfo insert_on_all
   write_hwm_v1 kill9_all uid_epoch_ms);
 
 our $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
@@ -172,6 +185,66 @@ sub kill9_all
 	# libfaketime cannot clean up its segments after SIGKILL
 	unlink glob("/dev/shm/faketime_shm_$_ /dev/shm/sem.faketime_sem_$_")
 	  for ($pm, @children);
+	return;
+}
+
+sub logical_writer
+{
+	my ($name, %conf) = @_;
+	my $node = uid_node($name, wal_level => 'logical', max_wal_senders => 10,
+		max_replication_slots => 10, %conf);
+	$node->start;
+	$node->safe_psql('postgres', q{
+		CREATE EXTENSION uid;
+		CREATE TABLE t (id bigint PRIMARY KEY DEFAULT uid_next(), node text NOT NULL);
+	});
+	return $node;
+}
+
+sub conninfo
+{
+	my ($node) = @_;
+	return 'host=' . $node->host . ' port=' . $node->port . ' dbname=postgres';
+}
+
+sub insert_on_all
+{
+	my ($nodes, $worker_of, $per_node, $clients) = @_;
+	my @runs;
+	for my $node (@$nodes)
+	{
+		my $script = $node->basedir . '/insert.sql';
+		open my $fh, '>', $script or die "could not write $script: $!";
+		print $fh "INSERT INTO t (node) VALUES ('@{[ $node->name ]}');\n";
+		close $fh;
+		my ($out, $err) = ('', '');
+		push @runs, [ $node, \$out, IPC::Run::start(
+			[ 'pgbench', '-n', '-c', $clients, '-j', 2, '-t', $per_node / $clients,
+				'-f', $script, '-h', $node->host, '-p', $node->port, 'postgres' ],
+			'<', \undef, '>', \$out, '2>', \$err) ];
+	}
+	for my $run (@runs)
+	{
+		my ($node, $out, $h) = @$run;
+		$h->finish;
+		like($$out, qr{processed: $per_node/$per_node},
+			$node->name . ": all $per_node inserts succeed");
+	}
+	my $total = $per_node * @$nodes;
+	my $expected = join ' ', map { "WHEN '$_' THEN $worker_of->{$_}" } sort keys %$worker_of;
+	my @rows;
+	for my $node (@$nodes)
+	{
+		local $PostgreSQL::Test::Utils::timeout_default = 120;
+		ok($node->poll_query_until('postgres', "SELECT count(*) = $total FROM t"),
+			$node->name . ": the rows of every node arrive ($total)");
+		is($node->safe_psql('postgres',
+				'SELECT count(DISTINCT id), count(*) FILTER (WHERE (uid_decode(id)).worker_id'
+				  . " IS DISTINCT FROM CASE node $expected END) FROM t"),
+			"$total|0", $node->name . ": every ID distinct, each with its node's worker id");
+		push @rows, $node->safe_psql('postgres', q{SELECT string_agg(id::text, ',' ORDER BY id) FROM t});
+	}
+	is(scalar(grep { $_ ne $rows[0] } @rows), 0, 'every node holds the same rows');
 	return;
 }
 
