@@ -32,7 +32,6 @@
 #include "utils/varlena.h"
 
 #include "compat.h"
-#include "generator.h"
 #include "topology.h"
 #include "uid.h"
 
@@ -152,14 +151,14 @@ UidTopologyInvalidate(UID_SYSCACHE_CALLBACK_PARAMS)
  * changes, else NULL.  Cached until pg_subscription changes.
  */
 const char *
-UidTopologyProblem(void)
+UidTopologyProblem(bool worker_id_chosen)
 {
 	char	   *subscription;
 	uint64		seen = topology_invalidations;
 
 	if (uid_topology_checked)
 		return topology_problem;
-	if (uid_worker_id_lease || uid_worker_id_given)
+	if (worker_id_chosen)
 	{
 		/* a chosen worker id, or leases (whose worker checks for itself) */
 		uid_topology_checked = true;
@@ -190,9 +189,9 @@ UidTopologyProblem(void)
  * applied.
  */
 void
-UidTopologyCheck(void)
+UidTopologyCheck(bool worker_id_chosen)
 {
-	const char *problem = UidTopologyProblem();
+	const char *problem = UidTopologyProblem(worker_id_chosen);
 
 	if (problem != NULL)
 		ereport(ERROR,

@@ -18,8 +18,9 @@ extern char *UidOtherWriter(void);
  * of pg_subscription since): the hot path of uid_next() reads only this.
  */
 extern bool uid_topology_checked;
-extern void UidTopologyCheck(void);
-extern const char *UidTopologyProblem(void);
+/* worker_id_chosen: uid.worker_id is 'lease' or was set in the configuration */
+extern void UidTopologyCheck(bool worker_id_chosen);
+extern const char *UidTopologyProblem(bool worker_id_chosen);
 
 #define UID_TOPOLOGY_HINT \
 	"Give each node its own uid.worker_id, set in that node's own configuration, " \
