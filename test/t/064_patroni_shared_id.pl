@@ -61,6 +61,12 @@ chmod 0755, "$slow/postgres";
 
 my %uid = (shared_preload_libraries => 'uid', 'uid.worker_id' => '5');
 my $c = StoreCluster->new($dir);
+# a test that dies half way still stops etcd, Patroni and its servers
+END
+{
+	local $?;
+	$c->stop if $c;
+}
 $c->add_member('p1', bin_dir => $bindir, parameters => \%uid, log => 1);
 is($c->wait_leader, 'p1', 'the first member leads');
 $c->add_member('p2', bin_dir => $slow, parameters => \%uid, log => 1);
@@ -103,5 +109,4 @@ is(scalar(grep { $_ <= $lost_max } @new), 0,
 like($c->member_log('p2'), qr/promoted with the static worker id 5 that the old primary also used/,
 	'the new leader logged the floor it started above');
 
-$c->stop;
 done_testing();
