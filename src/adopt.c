@@ -166,14 +166,14 @@ AdoptRelcacheCallback(Datum arg, Oid relid)
 
 /* A sequence's parameters or a role's memberships changed. */
 static void
-AdoptSyscacheCallback(Datum arg, int cacheid, uint32 hashvalue)
+AdoptSyscacheCallback(UID_SYSCACHE_CALLBACK_PARAMS)
 {
 	ForgetAll();
 }
 
 /* A function changed: uid's may have been created, updated or dropped. */
 static void
-AdoptProcCallback(Datum arg, int cacheid, uint32 hashvalue)
+AdoptProcCallback(UID_SYSCACHE_CALLBACK_PARAMS)
 {
 	uid_functions_known = false;
 }

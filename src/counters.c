@@ -78,7 +78,7 @@ UidCountersInit(void)
 
 /* pg_subscription_rel changed: ask again */
 static void
-UidCountersSubscriptionsChanged(Datum arg, int cacheid, uint32 hashvalue)
+UidCountersSubscriptionsChanged(UID_SYSCACHE_CALLBACK_PARAMS)
 {
 	counters_replicated = UID_COUNTERS_UNKNOWN;
 }
