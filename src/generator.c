@@ -474,7 +474,7 @@ UidGeneratorCheckUsable(const char *funcname)
 		recovery_floor_seen = true;
 	}
 	if (!uid_topology_checked)
-		UidTopologyCheck(uid_worker_id_lease || uid_worker_id_given);
+		UidTopologyCheck(UidWorkerIdChosen());
 }
 
 /*

@@ -25,6 +25,13 @@ extern int64 UidGeneratorNextRun(const char *funcname, int count);
 
 extern bool uid_worker_id_lease;	/* uid.worker_id = 'lease' */
 extern bool uid_worker_id_given;	/* uid.worker_id set in the configuration */
+
+/* uid.worker_id is 'lease' or was set in the configuration (not the default) */
+static inline bool
+UidWorkerIdChosen(void)
+{
+	return uid_worker_id_lease || uid_worker_id_given;
+}
 extern void UidGeneratorRaiseFloor(int64 ms);
 extern void UidGeneratorGrant(int worker, int64 deadline_ms);
 extern int64 UidGeneratorRevoke(void);

@@ -688,7 +688,7 @@ UidLeaseNoteTopology(UidLeaseShared *s)
 {
 	const char *problem;
 
-	if (s->state != UID_LEASE_STATIC || (problem = UidTopologyProblem(uid_worker_id_lease || uid_worker_id_given)) == NULL)
+	if (s->state != UID_LEASE_STATIC || (problem = UidTopologyProblem(UidWorkerIdChosen())) == NULL)
 		return;
 	s->state = UID_LEASE_CONFIG_ERROR;
 	s->failure = UID_FAIL_CONFIG;

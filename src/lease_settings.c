@@ -222,7 +222,7 @@ UidLeaseWorkerMode(void)
 const char *
 UidLeaseConfigProblem(const char **hint)
 {
-	if (!uid_worker_id_lease && !uid_worker_id_given && uid_lease_conninfo_given)
+	if (!UidWorkerIdChosen() && uid_lease_conninfo_given)
 	{
 		*hint = "Set uid.worker_id = 'lease' to take worker ids from the lease store, "
 			"or set it to this server's own number to register that id in the lease store.";
@@ -232,14 +232,14 @@ UidLeaseConfigProblem(const char **hint)
 	 * Every node of a Citus cluster may run uid_next() (docs/citus.md), so
 	 * the default static worker id would be the same on all of them.
 	 */
-	if (!uid_worker_id_lease && !uid_worker_id_given && UidLibraryPreloaded("citus"))
+	if (!UidWorkerIdChosen() && UidLibraryPreloaded("citus"))
 	{
 		*hint = "Set uid.worker_id = 'lease' with one uid.lease_conninfo on every node of the Citus cluster, "
 			"or give each node its own uid.worker_id.";
 		return "Citus is loaded and uid.worker_id is not set, so every node would issue the same IDs: no worker id is issued";
 	}
 	/* pglogical and Spock apply other nodes' changes, which carry their IDs */
-	if (!uid_worker_id_lease && !uid_worker_id_given && UidReplicationLibraryPreloaded() != NULL)
+	if (!UidWorkerIdChosen() && UidReplicationLibraryPreloaded() != NULL)
 	{
 		*hint = UID_TOPOLOGY_HINT;
 		return psprintf("%s is loaded and uid.worker_id is not set, so every node it replicates between "
