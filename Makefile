@@ -31,7 +31,8 @@ OBJS = \
 	src/time_filter.o \
 	src/adopt.o \
 	src/tenure.o \
-	src/audit.o
+	src/audit.o \
+	src/owner_read.o
 
 # CREATE EXTENSION uid runs the install script of default_version
 # (uid.control) alone: sql/uid--1.3.sql.  The 1.0 install script and the

@@ -9,12 +9,12 @@ CREATE SCHEMA catch_up;
 SET search_path = catch_up, public;
 \set SHOW_CONTEXT never
 -- the rows of uid_catch_up() about this file's objects and the generators
-CREATE FUNCTION report(dry boolean, floors jsonb DEFAULT '{}')
+CREATE FUNCTION report(dry boolean, floors jsonb DEFAULT '{}', ahead interval DEFAULT '10 s')
 RETURNS TABLE (kind text, object text, column_name name, action text)
 LANGUAGE sql AS $$
     SELECT c.kind, c.object, c.column_name,
            regexp_replace(c.action, '\d{4}-\d\d-\d\d [0-9:.]+\+00', 'T', 'g')
-    FROM uid_catch_up(dry, floors) AS c
+    FROM uid_catch_up(dry, floors, ahead) AS c
     WHERE c.object LIKE 'catch\_up.%' OR c.object LIKE 'uid\_ticket.cu\_%' OR c.column_name IS NULL
       AND c.kind <> 'ticket'
 $$;
@@ -27,7 +27,7 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
     RETURN st || ': ' || regexp_replace(msg || ' / ' || hint,
-        '\d{4}-\d\d-\d\d [0-9:.]+\+00|[0-9a-f]{8}-[0-9a-f-]{27}|\d{6,}', 'N', 'g');
+        '\d{4}-\d\d-\d\d [0-9:.]+\+00|[0-9a-f]{8}-[0-9a-f-]{27}|\d{6,}|\d+(?= ms)', 'N', 'g');
 END $$;
 SET timezone = 'UTC';
 SET datestyle = 'ISO';
@@ -60,6 +60,12 @@ INSERT INTO legacy (v) VALUES ('a');
 SELECT count(*) AS adopt_steps FROM uid_adopt('legacy');
 INSERT INTO legacy (id, v) VALUES (:ahead - 2, 'ahead');
 
+-- Values ahead of this server's clock (by more than uid.clock_max_wait_ms)
+-- would hold uid_next() up until the clock gets there: refused unless
+-- allow_ahead covers them, dry run or not, naming the greatest.
+SELECT err('SELECT uid_catch_up(true)');
+SELECT err($$SELECT uid_catch_up(allow_ahead => '100 ms')$$);
+
 -- A dry run reads and reports, and changes nothing.
 SELECT * FROM report(true) ORDER BY 1, 2, 3;
 SELECT uid_next() < :ahead AS uid_next_not_moved, uuid7() < :'ahead_uuid' AS uuid7_not_moved,
@@ -68,11 +74,11 @@ SELECT last_value, is_called FROM uid_ticket.cu_blocks;
 
 -- Too far ahead: refused with UID05, and nothing changes.
 INSERT INTO parts VALUES (uid_from_time(clock_timestamp() + interval '2 days'), '2026-06-02');
-SELECT err('SELECT uid_catch_up()');
+SELECT err($$SELECT uid_catch_up(allow_ahead => '1 day')$$);
 SELECT uid_next() < :ahead AS uid_next_not_moved, uid_ticket_next('cu_orders') AS next_ticket_still_4;
 DELETE FROM parts WHERE day = '2026-06-02';
 INSERT INTO events VALUES (uuid7(clock_timestamp() + interval '2 days'), 'far');
-SELECT err('SELECT uid_catch_up()');
+SELECT err($$SELECT uid_catch_up(allow_ahead => '1 day')$$);
 DELETE FROM events WHERE payload = 'far';
 
 -- Bad arguments.
@@ -81,6 +87,9 @@ SELECT err($$SELECT uid_catch_up(ticket_floors => '{"cu_nothing": 1}')$$);
 SELECT err($$SELECT uid_catch_up(ticket_floors => '{"cu_floor": 1.5}')$$);
 SELECT err($$SELECT uid_catch_up(ticket_floors => '{"Bad": 1}')$$);
 SELECT err('SELECT uid_catch_up(NULL)');
+SELECT err($$SELECT uid_catch_up(allow_ahead => NULL)$$);
+SELECT err($$SELECT uid_catch_up(allow_ahead => '-1 s')$$);
+SELECT err($$SELECT uid_catch_up(allow_ahead => '25 hours')$$);
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT err('SELECT uid_catch_up()');
 ROLLBACK;
@@ -92,7 +101,7 @@ GRANT USAGE ON SCHEMA catch_up TO regress_catch_up_app;
 SET ROLE regress_catch_up_app;
 SELECT err('SELECT uid_catch_up()');
 RESET ROLE;
-GRANT EXECUTE ON FUNCTION uid_catch_up(boolean, jsonb) TO regress_catch_up_app;
+GRANT EXECUTE ON FUNCTION uid_catch_up(boolean, jsonb, interval) TO regress_catch_up_app;
 SET ROLE regress_catch_up_app;
 SELECT err('SELECT uid_catch_up(true)');
 RESET ROLE;
@@ -141,7 +150,7 @@ SET client_min_messages = warning;
 DROP SCHEMA catch_up CASCADE;
 RESET client_min_messages;
 SELECT uid_ticket_drop(name) FROM uid_tickets WHERE name LIKE 'cu\_%' ORDER BY name;
-REVOKE ALL ON FUNCTION uid_catch_up(boolean, jsonb) FROM regress_catch_up_app;
+REVOKE ALL ON FUNCTION uid_catch_up(boolean, jsonb, interval) FROM regress_catch_up_app;
 DROP ROLE regress_catch_up_app;
 -- Both floors are of the time the clock passed above: later files find
 -- the generators behind the clock.

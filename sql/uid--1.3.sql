@@ -1695,6 +1695,33 @@ REVOKE ALL ON FUNCTION uid_mask(bigint), uid_unmask(bigint),
 
 
 -- ---------------------------------------------------------------------------
+-- The greatest stored value of a table another role may own (src/owner_read.c)
+-- ---------------------------------------------------------------------------
+-- uid_catch_up(), uid_adopt() and uid_unadopt() read tables whoever owns
+-- them.  Planning a read runs code the table's owner chose (index
+-- predicates and expressions, policies), so these two read each table of
+-- the inheritance tree as its owner, under a security-restricted operation
+-- with search_path pinned, after checking that the caller may read the
+-- column and every row.  PUBLIC may execute them: they tell the caller only
+-- what its own SELECT max(col) would.
+
+CREATE FUNCTION uid_stored_max(rel regclass, col name)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'uid_stored_max'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION uid_stored_max(regclass, name) IS
+'The greatest value of an integer column of the table, its partitions and children (NULL if none), each read as its owner under a security-restricted operation; the caller must be allowed to read the column and every row.';
+
+CREATE FUNCTION uid_stored_max_uuid7(rel regclass, col name)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uid_stored_max_uuid7'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION uid_stored_max_uuid7(regclass, name) IS
+'The greatest version 7 value of a uuid column of the table, its partitions and children (NULL if none), each read as its owner under a security-restricted operation; the caller must be allowed to read the column and every row.';
+
+-- ---------------------------------------------------------------------------
 -- Adopting existing tables and sequences (src/adopt.c, docs/adopting.md)
 -- ---------------------------------------------------------------------------
 -- An adopted sequence carries uid's security label; in a database with one,
@@ -1766,6 +1793,26 @@ $$;
 
 COMMENT ON FUNCTION uid_sequence_columns(regclass) IS
 'The columns that draw from the sequence: defaults that call it (kind default) and the identity column it belongs to (kind identity).';
+
+-- The columns of uid_sequence_columns() whose table's owner may draw from
+-- the sequence (USAGE or UPDATE on it): uid_adopt() and uid_unadopt() move
+-- these.  A default that another role wrote without that privilege never
+-- drew a value: it is left as it is (its table is not locked, read or
+-- changed), so that it cannot stop the sequence's owner.
+CREATE FUNCTION uid_sequence_users(seq regclass)
+RETURNS TABLE (tbl regclass, col name, kind text, may_draw boolean)
+LANGUAGE sql STABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT u.tbl, u.col, u.kind,
+           pg_catalog.has_sequence_privilege(c.relowner, $1, 'USAGE, UPDATE')
+    FROM @extschema@.uid_sequence_columns($1) AS u
+    JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) u.tbl
+    ORDER BY 1, 2
+$$;
+
+COMMENT ON FUNCTION uid_sequence_users(regclass) IS
+'The columns of uid_sequence_columns() and whether their table''s owner may draw from the sequence (USAGE or UPDATE): uid_adopt() and uid_unadopt() move those that may and leave the others as they are.';
 
 -- The adopted sequences of this database.
 CREATE VIEW uid_adoptions AS
@@ -1876,7 +1923,12 @@ DECLARE
     s     text;
 BEGIN
     PERFORM @extschema@.uid_require_owner(seq, CASE fn WHEN 'uid_adopt' THEN 'adopt it' ELSE 'unadopt it' END);
-    FOR users IN SELECT * FROM @extschema@.uid_sequence_columns(seq) LOOP
+    FOR users IN SELECT * FROM @extschema@.uid_sequence_users(seq) LOOP
+        IF NOT users.may_draw THEN
+            RAISE NOTICE 'column %.% is left as it is: its default names sequence %, but its owner may not draw from it', users.tbl, users.col, seq;
+            RETURN NEXT pg_catalog.format('-- left as it is: %s.%I (its owner may not draw from %s)', users.tbl, users.col, seq);
+            CONTINUE;
+        END IF;
         PERFORM @extschema@.uid_require_owner(users.tbl,
             CASE fn WHEN 'uid_adopt' THEN 'adopt the sequence it uses' ELSE 'unadopt the sequence it uses' END);
         IF users.kind OPERATOR(pg_catalog.=) 'identity' AND locked_already IS NULL THEN
@@ -1888,8 +1940,8 @@ BEGIN
     IF dry THEN
         RETURN;
     END IF;
-    FOR users IN SELECT DISTINCT u.tbl FROM @extschema@.uid_sequence_columns(seq) AS u
-                 WHERE u.tbl IS DISTINCT FROM locked_already LOOP
+    FOR users IN SELECT DISTINCT u.tbl FROM @extschema@.uid_sequence_users(seq) AS u
+                 WHERE u.may_draw AND u.tbl IS DISTINCT FROM locked_already LOOP
         s := pg_catalog.format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', users.tbl);
         EXECUTE s;
         RETURN NEXT s;
@@ -1901,7 +1953,7 @@ END
 $$;
 
 COMMENT ON FUNCTION uid_adopt_lock(regclass, regclass, text, boolean) IS
-'Checks that the caller owns the sequence and every table that draws from it, and (unless dry) locks them: the statements run.';
+'Checks that the caller owns the sequence and every table whose owner may draw from it, and (unless dry) locks them: the statements run, and a comment for each column left as it is.';
 
 -- uid_adopt: see docs/adopting.md.  Runs as the caller (never SECURITY
 -- DEFINER): the caller must own everything it changes.
@@ -2092,6 +2144,24 @@ BEGIN
                   DETAIL = 'Each nextval() of an adopted sequence reserves the 2 x INCREMENT IDs around its answer (for every Hibernate optimizer): at most one millisecond''s 4096.',
                   HINT = 'Lower the INCREMENT (Hibernate: allocationSize) to at most 2048 first; descending sequences cannot be adopted.';
     END IF;
+    -- a call with INCREMENT n > 1 is a batch of 2n IDs: uid_sequence_nextval()
+    -- holds it to uid_next_batch()'s limits at every call; refused here first
+    IF incr OPERATOR(pg_catalog.>) 1 THEN
+        IF 2 OPERATOR(pg_catalog.*) incr OPERATOR(pg_catalog.>)
+           pg_catalog.current_setting('uid.max_batch')::pg_catalog.int8 THEN
+            RAISE EXCEPTION 'sequence % has INCREMENT %: each nextval() would reserve % IDs, more than uid.max_batch (%)',
+                            seq, incr, 2 OPERATOR(pg_catalog.*) incr, pg_catalog.current_setting('uid.max_batch')
+                USING ERRCODE = '54000',
+                      DETAIL = 'Each nextval() of an adopted sequence reserves the 2 x INCREMENT IDs around its answer: a batch, as uid_next_batch() draws.',
+                      HINT = 'Lower the INCREMENT (Hibernate: allocationSize), or have a superuser raise uid.max_batch.';
+        END IF;
+        IF NOT pg_catalog.has_function_privilege('@extschema@.uid_next_batch(integer)'::pg_catalog.regprocedure, 'EXECUTE') THEN
+            RAISE EXCEPTION 'permission denied to adopt sequence % with INCREMENT %: its nextval() draws batches', seq, incr
+                USING ERRCODE = '42501',
+                      DETAIL = 'Each nextval() of an adopted sequence with INCREMENT n > 1 reserves 2n IDs, a batch; this role may not execute uid_next_batch().',
+                      HINT = 'Lower the INCREMENT to 1, or have EXECUTE on uid_next_batch(integer) granted to the roles that draw from it.';
+        END IF;
+    END IF;
     steps := steps OPERATOR(pg_catalog.||) ARRAY(
         SELECT l FROM @extschema@.uid_adopt_lock(seq, CASE WHEN rkind OPERATOR(pg_catalog.<>) 'S' THEN a_rel END,
                                                  'uid_adopt', a_dry) AS l);
@@ -2102,7 +2172,7 @@ BEGIN
     EXECUTE pg_catalog.format('SELECT last_value, is_called FROM %s', seq) INTO seq_last, seq_called;
     top := CASE WHEN seq_called THEN seq_last OPERATOR(pg_catalog.+) (incr OPERATOR(pg_catalog.-) 1) END;
     top_where := pg_catalog.format('sequence %s', seq);
-    FOR users IN SELECT * FROM @extschema@.uid_sequence_columns(seq) LOOP
+    FOR users IN SELECT * FROM @extschema@.uid_sequence_users(seq) AS u WHERE u.may_draw LOOP
         IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i
                        JOIN pg_catalog.pg_class ic ON ic.oid OPERATOR(pg_catalog.=) i.indexrelid
                        JOIN pg_catalog.pg_am am ON am.oid OPERATOR(pg_catalog.=) ic.relam
@@ -2115,7 +2185,7 @@ BEGIN
            AND (SELECT k_.relkind FROM pg_catalog.pg_class k_ WHERE k_.oid OPERATOR(pg_catalog.=) users.tbl) OPERATOR(pg_catalog.=) 'r' THEN
             RAISE NOTICE 'column %.% has no index: its largest value is found by reading the whole table', users.tbl, users.col;
         END IF;
-        EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %s', users.col, users.tbl) INTO m;
+        m := @extschema@.uid_stored_max(users.tbl, users.col);
         IF m IS NOT NULL AND (top IS NULL OR m OPERATOR(pg_catalog.>) top) THEN
             top := m;
             top_where := pg_catalog.format('column %s.%I', users.tbl, users.col);
@@ -2143,7 +2213,7 @@ BEGIN
             pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT @extschema@.uid_sequence_nextval(%L::regclass)',
                               a_rel, a_col, seq)];
     ELSE
-        FOR users IN SELECT * FROM @extschema@.uid_sequence_columns(seq) LOOP
+        FOR users IN SELECT * FROM @extschema@.uid_sequence_users(seq) AS u WHERE u.may_draw LOOP
             steps := steps OPERATOR(pg_catalog.||) pg_catalog.format(
                 'ALTER TABLE ONLY %s ALTER COLUMN %I SET DEFAULT @extschema@.uid_sequence_nextval(%L::regclass)',
                 users.tbl, users.col, seq);
@@ -2254,8 +2324,8 @@ BEGIN
     -- above every stored value and every ID this server issued (blocks an
     -- application holds included): the next ID uid would issue
     top := @extschema@.uid_next();
-    FOR users IN SELECT * FROM @extschema@.uid_sequence_columns(seq) LOOP
-        EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %s', users.col, users.tbl) INTO m;
+    FOR users IN SELECT * FROM @extschema@.uid_sequence_users(seq) AS u WHERE u.may_draw LOOP
+        m := @extschema@.uid_stored_max(users.tbl, users.col);
         top := GREATEST(top, m);
     END LOOP;
     restart := top OPERATOR(pg_catalog.+) incr OPERATOR(pg_catalog.+) 1;
@@ -2264,7 +2334,7 @@ BEGIN
         steps := steps OPERATOR(pg_catalog.||) ARRAY[
             pg_catalog.format('SECURITY LABEL FOR uid ON SEQUENCE %s IS NULL', seq),
             pg_catalog.format('ALTER SEQUENCE %s NO MAXVALUE RESTART WITH %s', seq, restart)];
-        FOR users IN SELECT * FROM @extschema@.uid_sequence_columns(seq) LOOP
+        FOR users IN SELECT * FROM @extschema@.uid_sequence_users(seq) AS u WHERE u.may_draw LOOP
             steps := steps OPERATOR(pg_catalog.||) pg_catalog.format(
                 'ALTER TABLE ONLY %s ALTER COLUMN %I SET DEFAULT pg_catalog.nextval(%L::regclass)',
                 users.tbl, users.col, seq);
@@ -2411,7 +2481,8 @@ COMMENT ON FUNCTION uid_catch_up_lock(regclass, name, boolean) IS
 'Part of uid_catch_up(): raises 42501 unless the caller may read the column and every row of its table; unless dry_run, locks its table in SHARE mode. It runs as the caller and does only what the caller may do: PUBLIC may execute it.';
 
 CREATE FUNCTION uid_catch_up(dry_run boolean DEFAULT false,
-                             ticket_floors jsonb DEFAULT '{}')
+                             ticket_floors jsonb DEFAULT '{}',
+                             allow_ahead interval DEFAULT '0')
 RETURNS TABLE (kind text, object text, column_name name, stored_max text, action text)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -2426,6 +2497,9 @@ DECLARE
     u           uuid;
     uid_max     bigint;
     uuid_max    uuid;
+    uid_where   text;
+    uuid_where  text;
+    ahead_ok    interval;
     col_max     numeric;
     target      numeric;
     cur_next    numeric;
@@ -2444,7 +2518,6 @@ DECLARE
     call_rel    regclass[] := '{}';
     call_col    name[] := '{}';
     call_expr   text[] := '{}';
-    v7_of       text := '@extschema@.uuid7_time(uuid)'::pg_catalog.regprocedure::pg_catalog.regproc::text;
 BEGIN
     IF dry_run IS NULL THEN
         RAISE EXCEPTION 'dry_run must not be NULL'
@@ -2458,6 +2531,14 @@ BEGIN
             USING ERRCODE = '25000',
                   HINT = 'Its reads must see every row committed before it locked the table; run it in a transaction of the default isolation level.';
     END IF;
+    IF allow_ahead IS NULL OR allow_ahead OPERATOR(pg_catalog.<) '0'::interval
+       OR allow_ahead OPERATOR(pg_catalog.>) '1 day'::interval THEN
+        RAISE EXCEPTION 'allow_ahead must be from 0 to 1 day, not %', coalesce(allow_ahead::text, 'NULL')
+            USING ERRCODE = '22023',
+                  HINT = 'Pass how far ahead of this server''s clock a stored value may be (the old server''s clock ahead of this one''s): ''2 seconds''.';
+    END IF;
+    -- uid_next() waits out this much silently: values within it are not ahead
+    ahead_ok := GREATEST(allow_ahead, pg_catalog.current_setting('uid.clock_max_wait_ms')::interval);
     IF pg_catalog.jsonb_typeof(floors) OPERATOR(pg_catalog.<>) 'object' THEN
         RAISE EXCEPTION 'ticket_floors must be a JSON object, not %', pg_catalog.jsonb_typeof(floors)
             USING ERRCODE = '22023',
@@ -2565,17 +2646,15 @@ BEGIN
             CONTINUE;
         END IF;
         IF r.kind OPERATOR(pg_catalog.=) 'uuid7' THEN
-            EXECUTE pg_catalog.format(
-                'SELECT %1$I FROM %2$s WHERE %1$I IS NOT NULL AND %3$s(%1$I) IS NOT NULL ORDER BY %1$I DESC LIMIT 1',
-                r.attname, r.rel, v7_of) INTO u;
+            u := @extschema@.uid_stored_max_uuid7(r.rel, r.attname);
             IF u IS NOT NULL AND (uuid_max IS NULL OR u OPERATOR(pg_catalog.>) uuid_max) THEN
                 uuid_max := u;
+                uuid_where := pg_catalog.format('%s.%I', r.rel, r.attname);
             END IF;
             RETURN QUERY SELECT r.kind, r.rel::text, r.attname, u::text,
                                 CASE WHEN u IS NULL THEN reading OPERATOR(pg_catalog.||) ': no version 7 value' ELSE reading END;
         ELSE
-            EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I)::pg_catalog.int8 FROM %s',
-                                      r.attname, r.rel) INTO v;
+            v := @extschema@.uid_stored_max(r.rel, r.attname);
             IF v IS NOT NULL THEN
                 -- a caller of an adopted sequence with INCREMENT n may store
                 -- up to n - 1 values above the one it drew
@@ -2583,6 +2662,7 @@ BEGIN
                                       9223372036854775807)::bigint;
                 IF uid_max IS NULL OR v OPERATOR(pg_catalog.>) uid_max THEN
                     uid_max := v;
+                    uid_where := pg_catalog.format('%s.%I', r.rel, r.attname);
                 END IF;
             END IF;
             RETURN QUERY SELECT r.kind, r.rel::text, r.attname, v::text,
@@ -2639,8 +2719,7 @@ BEGIN
                                     'not read: not an integer column'::text;
                 CONTINUE;
             END IF;
-            EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I)::pg_catalog.numeric FROM %s',
-                                      r.attname, r.rel) INTO target;
+            target := @extschema@.uid_stored_max(r.rel, r.attname);
             IF target IS NOT NULL AND (col_max IS NULL OR target OPERATOR(pg_catalog.>) col_max) THEN
                 col_max := target;
             END IF;
@@ -2689,19 +2768,33 @@ BEGIN
     IF uid_max IS NOT NULL AND uid_max OPERATOR(pg_catalog.<) 0 THEN
         uid_max := NULL;
     END IF;
+    -- A value ahead of the clock would hold the generator up until the clock
+    -- gets there (uid_next() refuses with UID01 meanwhile): a value planted
+    -- by any role that may write to such a table would stop every
+    -- database's IDs.  Refused unless allow_ahead covers it.
     FOR f IN
-        SELECT x.what, x.val, x.at, x.mover
-        FROM (VALUES ('uid', uid_max::text, @extschema@.uid_time(uid_max), 'uid_advance_past() moves uid_next()'),
-                     ('UUID', uuid_max::text, @extschema@.uuid7_time(uuid_max), 'uuid7_advance_past() moves uuid7()'))
-             AS x(what, val, at, mover)
-        WHERE x.at OPERATOR(pg_catalog.>) (pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) '1 day'::interval)
+        SELECT x.what, x.val, x.at, x.mover, x.src,
+               pg_catalog.round((pg_catalog.date_part('epoch', x.at OPERATOR(pg_catalog.-) pg_catalog.clock_timestamp())
+                                 OPERATOR(pg_catalog.*) 1000)::pg_catalog.numeric) AS ms
+        FROM (VALUES ('uid', uid_max::text, @extschema@.uid_time(uid_max), 'uid_advance_past() moves uid_next()', uid_where),
+                     ('UUID', uuid_max::text, @extschema@.uuid7_time(uuid_max), 'uuid7_advance_past() moves uuid7()', uuid_where))
+             AS x(what, val, at, mover, src)
+        WHERE x.at OPERATOR(pg_catalog.>) (pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) ahead_ok)
     LOOP
-        RAISE EXCEPTION 'a stored %, %, carries the time %, more than a day ahead of this server''s clock',
-                        f.what, f.val, f.at
+        IF f.at OPERATOR(pg_catalog.>) (pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) '1 day'::interval) THEN
+            RAISE EXCEPTION 'a stored %, % in %, carries the time %, more than a day ahead of this server''s clock',
+                            f.what, f.val, f.src, f.at
+                USING ERRCODE = 'UID05',
+                      DETAIL = f.mover OPERATOR(pg_catalog.||) ' at most a day past the clock; nothing was changed.',
+                      HINT = pg_catalog.format('Check the value and this server''s clock; uid_catch_up() can move past it once the clock is past %s (see "Moving the writes: uid_catch_up()" in docs/operations.md).',
+                                               f.at OPERATOR(pg_catalog.-) '1 day'::interval);
+        END IF;
+        RAISE EXCEPTION 'a stored %, % in %, carries the time %, % ms ahead of this server''s clock',
+                        f.what, f.val, f.src, f.at, f.ms
             USING ERRCODE = 'UID05',
-                  DETAIL = f.mover OPERATOR(pg_catalog.||) ' at most a day past the clock; nothing was changed.',
-                  HINT = pg_catalog.format('Check the value and this server''s clock; uid_catch_up() can move past it once the clock is past %s (see "Moving the writes: uid_catch_up()" in docs/operations.md).',
-                                           f.at OPERATOR(pg_catalog.-) '1 day'::interval);
+                  DETAIL = pg_catalog.format('Moving past it would hold %s up for %s ms: nothing was changed.',
+                                             CASE f.what WHEN 'uid' THEN 'uid_next() (refusing with UID01)' ELSE 'uuid7()' END, f.ms),
+                  HINT = 'If the value is right (the old server''s clock runs ahead of this one''s), run uid_catch_up() again with allow_ahead => an interval that covers it; if not, correct or remove the row.';
     END LOOP;
     IF NOT dry_run AND (
         (uid_max IS NOT NULL AND NOT pg_catalog.has_function_privilege('@extschema@.uid_advance_past(bigint)'::pg_catalog.regprocedure, 'EXECUTE'))
@@ -2753,7 +2846,7 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION uid_catch_up(boolean, jsonb) IS
-'Run on a server before its first write when it takes over another''s writes: moves uid_next() and uuid7() past every value stored in columns that use them (or an adopted sequence), and each ticket sequence past the values of the columns that draw from it and the floor given in ticket_floors, keeping its residue; one row per column read and per action. dry_run: read and report only. Superuser only unless granted.';
+COMMENT ON FUNCTION uid_catch_up(boolean, jsonb, interval) IS
+'Run on a server before its first write when it takes over another''s writes: moves uid_next() and uuid7() past every value stored in columns that use them (or an adopted sequence), and each ticket sequence past the values of the columns that draw from it and the floor given in ticket_floors, keeping its residue; one row per column read and per action. Each table is read as its owner (security-restricted). A stored value ahead of this server''s clock by more than allow_ahead (and uid.clock_max_wait_ms) is refused with UID05. dry_run: read and report only. Superuser only unless granted.';
 
-REVOKE ALL ON FUNCTION uid_catch_up(boolean, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION uid_catch_up(boolean, jsonb, interval) FROM PUBLIC;

@@ -11,9 +11,15 @@
  * for a former identity column, so that uid_unadopt() can restore it).
  * PostgreSQL lets only the sequence's owner (or a superuser) label it; the
  * provider's check below also requires the owner of every table whose
- * column uses the sequence, and refuses any other object and any other
- * label.  pg_dump, pg_restore and pg_upgrade carry the label with the
- * sequence.
+ * column draws from the sequence (a table whose owner may call nextval()
+ * on it: a default another role wrote without USAGE or UPDATE on the
+ * sequence never drew from it, and cannot veto the owner), and refuses any
+ * other object and any other label.  pg_dump, pg_restore and pg_upgrade
+ * carry the label with the sequence.
+ *
+ * A call with INCREMENT n > 1 reserves 2n IDs: a batch.  It is held to
+ * uid_next_batch()'s rules at every call: uid.max_batch, and EXECUTE on
+ * uid_next_batch(integer) for the caller.
  *
  * The calls: in a database where some sequence is adopted, the planner hook
  * replaces, in every query it plans, PostgreSQL's nextval(regclass),
@@ -48,6 +54,7 @@
 #include "catalog/pg_proc.h"
 #include "catalog/pg_seclabel.h"
 #include "catalog/pg_sequence.h"
+#include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "commands/seclabel.h"
 #include "commands/sequence.h"
@@ -95,6 +102,7 @@ typedef struct AdoptedSeq
 								 * made since known was set) */
 	bool		may_next;		/* USAGE or UPDATE: nextval() */
 	bool		may_read;		/* USAGE or SELECT: currval(), lastval() */
+	bool		may_batch;		/* EXECUTE on uid_next_batch(): INCREMENT > 1 */
 	bool		have_last;		/* this session's currval(), once nextval() ran */
 	int64		last;
 } AdoptedSeq;
@@ -110,6 +118,7 @@ static Oid	fn_nextval = InvalidOid;
 static Oid	fn_currval = InvalidOid;
 static Oid	fn_lastval = InvalidOid;
 static Oid	fn_plain = InvalidOid;
+static Oid	fn_next_batch = InvalidOid;
 
 /* lastval(): whether the session's last sequence value was uid's, and which */
 static bool last_is_uid = false;
@@ -171,12 +180,18 @@ AdoptSyscacheCallback(UID_SYSCACHE_CALLBACK_PARAMS)
 	ForgetAll();
 }
 
-/* A function changed: uid's may have been created, updated or dropped. */
+/*
+ * A function changed: uid's may have been created, updated or dropped, or
+ * EXECUTE on uid_next_batch() granted or revoked.
+ */
 static void
 AdoptProcCallback(UID_SYSCACHE_CALLBACK_PARAMS)
 {
 	uid_functions_known = false;
+	ForgetAll();
 }
+
+static void LookupUidFunctions(void);
 
 /*
  * The entry of relid, current.  The caller holds a lock on the sequence,
@@ -232,6 +247,8 @@ LookupSeq(Oid relid)
 	{
 		seq->may_next = pg_class_aclcheck(relid, user, ACL_USAGE | ACL_UPDATE) == ACLCHECK_OK;
 		seq->may_read = pg_class_aclcheck(relid, user, ACL_USAGE | ACL_SELECT) == ACLCHECK_OK;
+		LookupUidFunctions();
+		seq->may_batch = OidIsValid(fn_next_batch) && UidCanExecute(fn_next_batch);
 		seq->acl_user = user;
 	}
 	return seq;
@@ -276,38 +293,59 @@ UidMemberFunction(Oid ext, const char *schema, const char *name, int nargs, Oid 
 	return funcid;
 }
 
-/* Whether the planner should replace the sequence functions here. */
-static bool
-AdoptionActive(void)
+/* uid's sequence functions and uid_next_batch(), once per change of pg_proc. */
+static void
+LookupUidFunctions(void)
 {
-	if (!DatabaseHasAdoptions())
-		return false;
 	if (!uid_functions_known)
 	{
 		Oid			ext = get_extension_oid("uid", true);
 		Oid			schema = OidIsValid(ext) ? UidExtensionSchema() : InvalidOid;
 		char	   *schema_name = OidIsValid(schema) ? get_namespace_name(schema) : NULL;
 
-		fn_nextval = fn_currval = fn_lastval = fn_plain = InvalidOid;
+		fn_nextval = fn_currval = fn_lastval = fn_plain = fn_next_batch = InvalidOid;
 		if (schema_name != NULL)
 		{
 			fn_nextval = UidMemberFunction(ext, schema_name, "uid_sequence_nextval", 1, REGCLASSOID);
 			fn_currval = UidMemberFunction(ext, schema_name, "uid_sequence_currval", 1, REGCLASSOID);
 			fn_lastval = UidMemberFunction(ext, schema_name, "uid_sequence_lastval", 0, InvalidOid);
 			fn_plain = UidMemberFunction(ext, schema_name, "uid_sequence_plain", 1, ANYELEMENTOID);
+			fn_next_batch = UidMemberFunction(ext, schema_name, "uid_next_batch", 1, INT4OID);
 		}
 		uid_functions_known = true;
 	}
+}
+
+/* Whether the planner should replace the sequence functions here. */
+static bool
+AdoptionActive(void)
+{
+	if (!DatabaseHasAdoptions())
+		return false;
+	LookupUidFunctions();
 	return OidIsValid(fn_nextval) && OidIsValid(fn_currval) &&
 		OidIsValid(fn_lastval) && OidIsValid(fn_plain);
 }
 
 /* ---- the label's check ---- */
 
-/* The error unless the current user owns relation relid. */
+/*
+ * The error unless the current user owns relation relid, whose column
+ * draws from sequence seqid.  A table whose owner may not call nextval()
+ * on the sequence never drew from it: not required.
+ */
 static void
 RequireOwner(Oid relid, Oid seqid)
 {
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	ReleaseSysCache(tuple);
+	if (pg_class_aclcheck(seqid, owner, ACL_USAGE | ACL_UPDATE) != ACLCHECK_OK)
+		return;
 	if (!UidOwnsRelation(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -490,6 +528,32 @@ PermissionDenied(Oid relid)
 }
 
 /*
+ * A call of an adopted sequence with INCREMENT n > 1 reserves 2n IDs: the
+ * rules of uid_next_batch() apply, so that neither uid.max_batch nor a
+ * REVOKE of uid_next_batch() can be got round by adopting a sequence.
+ */
+static void
+RequireBatchAllowed(Oid relid, AdoptedSeq *seq)
+{
+	if (!seq->may_batch)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to draw " INT64_FORMAT " IDs at once from adopted sequence %s",
+						2 * seq->increment, get_rel_name(relid)),
+				 errdetail("Each nextval() of an adopted sequence with INCREMENT n > 1 reserves 2n IDs, "
+						   "a batch as uid_next_batch() draws; this role may not execute uid_next_batch()."),
+				 errhint("Grant EXECUTE on uid_next_batch(integer) to the role, or ALTER SEQUENCE %s INCREMENT 1.",
+						 get_rel_name(relid))));
+	if (2 * seq->increment > uid_max_batch)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("adopted sequence %s reserves " INT64_FORMAT " IDs per nextval(), more than uid.max_batch (%d)",
+						get_rel_name(relid), 2 * seq->increment, uid_max_batch),
+				 errhint("Lower its INCREMENT to at most %d, or have a superuser raise uid.max_batch.",
+						 uid_max_batch / 2)));
+}
+
+/*
  * nextval(regclass) in a database with adoptions.  An adopted sequence:
  * the next uid ID, or with INCREMENT n > 1 the ID N of a run of 2n
  * consecutive IDs N - n .. N + n - 1 reserved for the caller.  Any other: PostgreSQL's nextval(), value for
@@ -521,6 +585,8 @@ uid_sequence_nextval(PG_FUNCTION_ARGS)
 						   "consecutive IDs, at most one millisecond's %d.", UID_SEQ_PER_MS),
 				 errhint("ALTER SEQUENCE %s INCREMENT with a value from 1 to %d.",
 						 get_rel_name(relid), UID_ADOPT_MAX_INCREMENT)));
+	if (seq->increment > 1)
+		RequireBatchAllowed(relid, seq);
 	if (seq->increment == 1)
 		id = UidGeneratorNextRun("nextval", 1);
 	else
