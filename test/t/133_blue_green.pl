@@ -125,7 +125,8 @@ for my $node ($plain, $green)
 
 # Writes on blue have stopped (there are no more) and each green has them
 # all: the subscription is still enabled, and uid_catch_up() warns of it.
-my ($ret, $out, $err) = $green->psql('postgres', 'SELECT count(*) > 0 FROM uid_catch_up(dry_run => true)');
+my ($ret, $out, $err) = $green->psql('postgres',
+	q{SELECT count(*) > 0 FROM uid_catch_up(dry_run => true, allow_ahead => '5 seconds')});
 like($err, qr/WARNING:  subscription "app_sub" is enabled/,
 	'uid_catch_up() warns of an enabled subscription');
 $_->safe_psql('postgres', 'ALTER SUBSCRIPTION app_sub DISABLE') for ($plain, $green);
@@ -156,12 +157,18 @@ is($plain->safe_psql('postgres', 'SELECT first_writes(3000)'),
 is($plain->safe_psql('postgres', "SELECT uuid7() < '$blue_max_uuid'"),
 	't', 'without uid_catch_up(): uuid7() sorts before blue\'s newest key');
 
-# green: uid_catch_up() before the first write.
+# green: uid_catch_up() before the first write.  Its clock is 2 s behind
+# blue's: by default it refuses to move past values that far ahead, saying
+# how far; the operator accepts them with allow_ahead.
+my ($refused, $why) = sqlstate_of($green, 'SELECT * FROM uid_catch_up()');
+is($refused, 'UID05', 'uid_catch_up() refuses blue\'s IDs 2 s ahead of green\'s clock by default');
+like($why, qr/in public\.orders\.id, carries the time .*, \d+ ms ahead of this server's clock/,
+	'naming the column and how far ahead');
 is( $green->safe_psql(
 		'postgres', q{
 	SELECT string_agg(kind || ' ' || object || coalesce('.' || column_name, '') || ': '
 	                  || regexp_replace(action, ';.*', ''), E'\n' ORDER BY kind, object, column_name)
-	FROM uid_catch_up()}),
+	FROM uid_catch_up(allow_ahead => '5 seconds')}),
 	join("\n",
 		'ticket public.orders.ticket: read under a SHARE lock',
 		'ticket uid_ticket.orders: set: next ticket 6001',
