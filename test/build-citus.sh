@@ -32,7 +32,7 @@ fi
 
 . "$top/test/lib.sh"
 sources=$(uid_shared_sources citus "${UID_CITUS_SOURCES:-}")
-tarball=$(ls "$sources"/citus-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+tarball=$(ls "$sources"/citus-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$tarball" ]; then
 	[ -n "$check_only" ] ||
 		echo "test/build-citus.sh: no citus-*.tar.xz in $sources (set UID_CITUS_SOURCES to its directory)" >&2
