@@ -26,6 +26,10 @@
 #                           a version whose sources are missing fails the run
 #                           (.ci/run sets it); without it, such a version is
 #                           skipped, and so is a pg_upgrade pair that needs it
+#   UID_CITUS_VERSION=17    the version whose private install gets Citus,
+#                           built by test/build-citus.sh from ../shared/citus
+#                           (UID_CITUS_SOURCES); the tests see it in
+#                           UID_CITUS_DIR
 #   UID_KEEP=1              keep each version's working copy even if it passed
 #   UID_TEST_TMP=/some/dir  where the working copies go (default /tmp)
 #
@@ -49,6 +53,10 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	cd "$top"
 	uid_build_private_install
+	# Citus, built for this server (test/build-citus.sh), joins its private install
+	if [ -n "${UID_CITUS_DIR:-}" ]; then
+		tar -C "$UID_CITUS_DIR" --exclude=./.uid-build-complete -cf - . | tar -C "$top/tmp_install" -xf -
+	fi
 
 	# the older servers, each with uid built for it, for 081_pg_upgrade.pl
 	UID_UPGRADE_FROM_BINDIRS=
@@ -147,6 +155,21 @@ pg_config_of() {
 	fi
 }
 
+# Citus for version $1, when it is UID_CITUS_VERSION (default 17) and the
+# Perl TAP suite runs: prints the directory test/build-citus.sh made (empty
+# for other versions); without the Citus sources, one line says so and the
+# version runs without it, unless UID_REQUIRE_ALL_VERSIONS=1.  Fails if the
+# build fails.
+citus_dir_of() {
+	[ -z "$explicit_pg_config" ] && [ "$1" = "${UID_CITUS_VERSION:-17}" ] || return 0
+	[ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" tap "* ]] || return 0
+	if [ "${UID_REQUIRE_ALL_VERSIONS:-}" != 1 ] && ! bash "$top/test/build-citus.sh" --check "$1"; then
+		echo "no Citus on PostgreSQL $1 (no sources here): to add it, put citus-*.tar.xz in $(cd "$top/.." && pwd)/shared/citus or set UID_CITUS_SOURCES to its directory" >&2
+		return 0
+	fi
+	bash "$top/test/build-citus.sh" "$1"
+}
+
 # the versions that 081_pg_upgrade.pl upgrades to $1 from
 upgrade_sources_of() {
 	local pair
@@ -235,14 +258,21 @@ for v in $versions; do
 		overall=1
 		continue
 	fi
+	if ! citus_dir=$(citus_dir_of "$v"); then
+		result[$v]="FAILED"
+		line[$v]="could not build Citus (test/build-citus.sh $v)"
+		overall=1
+		continue
+	fi
 	server=$("$pc" --version | sed 's/^PostgreSQL //')
-	echo "server: $server ($pc)${from:+; pg_upgrade test from PostgreSQL $from}"
+	echo "server: $server ($pc)${from:+; pg_upgrade test from PostgreSQL $from}${citus_dir:+; with Citus ($citus_dir)}"
 
 	dir=$work/$v
 	uid_copy_tree "$dir"
 	env=(UID_RUN_SUITES=1 PG_CONFIG="$pc" UID_UPGRADE_FROM_PG_CONFIGS="$from_pcs"
 		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}"
-		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}")
+		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}" UID_CITUS_DIR="$citus_dir"
+		UID_CITUS_VERSION="${UID_CITUS_VERSION:-17}")
 	set +e
 	if [ "$(id -u)" = 0 ]; then
 		# the servers never run as root: the postgres OS user runs the copy
