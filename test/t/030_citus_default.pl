@@ -5,9 +5,13 @@
 # SELECT on a 3-node cluster).  A worker id set in the configuration, a
 # number or 'lease', is taken as chosen.
 #
-# Citus itself is not packaged for Debian 12: a library named citus, with
-# nothing in it but the module magic, stands in for it, found through
-# dynamic_library_path.  uid looks at shared_preload_libraries only.
+# A library named citus, with nothing in it but the module magic, stands in
+# for Citus, found through dynamic_library_path: uid looks at
+# shared_preload_libraries only.  This runs on every version, including
+# those without Citus (Citus is not packaged for Debian 12, and Citus 14
+# supports PostgreSQL 16 to 18 only); TAP 031 proves the same and more on
+# a real Citus cluster, on the version test/run.sh builds Citus for
+# (UID_CITUS_VERSION, default 17).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
