@@ -358,9 +358,11 @@ is($coord->safe_psql('postgres', q{SELECT count(*) FROM uid_lease_self.lease WHE
 	'the coordinator took its lease there');
 for my $w (@workers)
 {
-	is($w->safe_psql('postgres',
-			q{SELECT count(*) FROM pg_namespace WHERE nspname IN ('uid_lease_remote', 'uid_lease_self')}),
-		'0', $w->name . ': no lease schema appeared on the worker');
+	for my $schema ('uid_lease_remote', 'uid_lease_self')
+	{
+		is($w->safe_psql('postgres', "SELECT count(*) FROM pg_namespace WHERE nspname = '$schema'"),
+			'0', $w->name . ": no schema $schema on the worker");
+	}
 }
 
 $_->stop for @nodes;
