@@ -49,7 +49,7 @@ unless (-f "$pkglibdir/citus.so")
 		fail("Citus is not installed for PostgreSQL $major (test/build-citus.sh $major; test/run.sh installs it)");
 		exit 0;
 	}
-	plan skip_all => "no Citus for PostgreSQL $major (test/run.sh builds it for $citus_version; TAP 030 stands in)";
+	plan skip_all => "no Citus for PostgreSQL $major (test/run.sh builds it for $citus_version), TAP 030 stands in";
 }
 
 # --- three nodes, Citus and uid in database postgres on each, uid.worker_id unset
