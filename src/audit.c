@@ -518,6 +518,9 @@ AuditReturn(Audit *a, ReturnSetInfo *rsinfo, Oid typid)
 		if (groups[i]->n_future > 0)
 			AuditEmit(rsinfo, "future", groups[i]->worker, true, groups[i]->day + day0,
 					  groups[i]->n_future, psprintf(INT64_FORMAT, groups[i]->min_future));
+	/* nothing read (an empty table or sample): one total, as for UUIDs */
+	if (n == 0)
+		AuditEmit(rsinfo, "total", -1, false, 0, 0, NULL);
 	for (i = 0; i < n;)
 	{
 		int32		w = groups[i]->worker;
