@@ -303,7 +303,7 @@ AuditOpen(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid),
-				 errhint("It was dropped before uid_audit() could read it.")));
+				 errhint("Name an existing table; it may have been dropped while uid_audit() waited for it.")));
 	return rel;
 }
 
@@ -425,9 +425,9 @@ AuditScanQuery(Audit *a, Oid relid, const char *col, Oid typid, float8 sample)
 		elog(ERROR, "SPI_connect failed");
 	portal = SPI_cursor_open_with_args(NULL, sql.data, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
 	/*
-	 * The query names the table and column, which is not the locked table
-	 * itself: if its names now lead elsewhere (a schema renamed meanwhile),
-	 * values of another type would be read as the type decoded for.
+	 * The query finds the table by its names, not by the locked table's OID:
+	 * if they now lead elsewhere (a schema renamed meanwhile), its column
+	 * may be of another type than the one decoded for.
 	 */
 	if (portal->tupDesc == NULL || portal->tupDesc->natts != 1 ||
 		TupleDescAttr(portal->tupDesc, 0)->atttypid != typid)
