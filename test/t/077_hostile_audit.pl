@@ -7,7 +7,8 @@
 # decode the values as the type they now have (or refuse with an error),
 # never as the type the column had before it waited: a bigint read as a
 # pointer to a UUID crashed the server, a UUID read as a bigint gave a
-# wrong audit.  The server must not restart.
+# wrong audit.  A table dropped meanwhile is an error (42P01).  The server
+# must not restart.
 use strict;
 use warnings;
 
@@ -54,10 +55,10 @@ my $checkpointer = $node->safe_psql('postgres', $checkpointer_sql);
 my $watch = $node->background_psql('postgres', on_error_stop => 0);
 is($watch->query('SELECT 41 + 1'), '42', 'a session opened before the races answers');
 
-# mallory renames in an open transaction; the superuser's uid_audit() of
+# mallory alters the table in an open transaction; the superuser's uid_audit() of
 # $col waits for the lock; mallory commits.  Returns the audit's output and
 # stderr.
-sub audit_during_renames
+sub audit_while_mallory
 {
 	my ($table, $col, $renames) = @_;
 	my $mallory = $node->background_psql('postgres', on_error_stop => 0,
@@ -65,7 +66,7 @@ sub audit_during_renames
 	$mallory->query_safe("BEGIN; $renames");
 	my $auditor = $node->background_psql('postgres', on_error_stop => 0);
 	$auditor->query_until(qr/audit started/,
-		"\\echo audit started\n" . sprintf($audit_sql, $table, $col) . ";\n\\echo audit done\n");
+		"\\set VERBOSITY verbose\n\\echo audit started\n" . sprintf($audit_sql, $table, $col) . ";\n\\echo audit done\n");
 	ok( $node->poll_query_until(
 			'postgres', q{
 		SELECT count(*) > 0 FROM pg_stat_activity
@@ -82,13 +83,25 @@ sub audit_during_renames
 }
 
 # the bigint column's name goes to the uuid column: the audit reads UUIDs
-my ($out, $err) = audit_during_renames('aud_ids', 'a',
+my ($out, $err) = audit_while_mallory('aud_ids', 'a',
 	'ALTER TABLE public.aud_ids RENAME COLUMN a TO a_was; ALTER TABLE public.aud_ids RENAME COLUMN b TO a;');
 is($out, 'total:110', 'aud_ids: the audit reads the column it found after the wait as uuid, 110 values');
 is($err, '', 'aud_ids: ... without an error');
 
+# the table is dropped: the audit says so, with the SQLSTATE of a missing
+# table
+$node->safe_psql('postgres', q{
+	CREATE TABLE public.aud_gone (a bigint);
+	CREATE TABLE public.aud_gone_child () INHERITS (public.aud_gone);
+	ALTER TABLE public.aud_gone OWNER TO mallory;
+	ALTER TABLE public.aud_gone_child OWNER TO mallory;
+});
+($out, $err) = audit_while_mallory('aud_gone', 'a', 'DROP TABLE public.aud_gone_child, public.aud_gone;');
+like($err, qr/ERROR:\s+42P01: relation with OID \d+ does not exist/,
+	'aud_gone: the audit of a table dropped while it waited fails with 42P01');
+
 # the uuid column's name goes to the bigint column: the audit reads ids
-($out, $err) = audit_during_renames('aud_uuids', 'b',
+($out, $err) = audit_while_mallory('aud_uuids', 'b',
 	'ALTER TABLE public.aud_uuids RENAME COLUMN b TO b_was; ALTER TABLE public.aud_uuids RENAME COLUMN a TO b;');
 is($out, 'total:110', 'aud_uuids: the audit reads the column it found after the wait as bigint, 110 explained ids');
 is($err, '', 'aud_uuids: ... without an error');
