@@ -363,12 +363,22 @@ UidStorePinTransaction(void)
 }
 
 /*
- * The statement a second connection to the store runs: the server process
- * that serves it, and how many worker ids' advisory locks (of the lease
- * schema, $1) that server session holds.
+ * The server process that serves a connection, and when its server
+ * started (microseconds since 1970, as an integer: the same text in any
+ * session), so that equal pids of two servers (hosts of a multi-host
+ * conninfo) are not taken for one.
+ */
+#define UID_SQL_SERVER_PROCESS \
+	"SELECT pg_catalog.pg_backend_pid(), (pg_catalog.date_part('epoch'::pg_catalog.text," \
+	" pg_catalog.pg_postmaster_start_time()) OPERATOR(pg_catalog.*) 1000000::pg_catalog.float8)::pg_catalog.int8"
+
+/*
+ * The statement a second connection to the store runs: its server process
+ * as above, and how many worker ids' advisory locks (of the lease schema,
+ * $1) that server session holds.
  */
 #define UID_SQL_SECOND_SESSION \
-	"SELECT pg_catalog.pg_backend_pid(), (SELECT pg_catalog.count(*) FROM pg_catalog.pg_locks AS k" \
+	UID_SQL_SERVER_PROCESS ", (SELECT pg_catalog.count(*) FROM pg_catalog.pg_locks AS k" \
 	" WHERE k.locktype OPERATOR(pg_catalog.=) 'advisory'::pg_catalog.text AND k.granted" \
 	" AND k.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid()" \
 	" AND k.classid OPERATOR(pg_catalog.=) pg_catalog.hashtext($1::pg_catalog.text)::pg_catalog.oid" \
@@ -382,10 +392,10 @@ static char store_second_failed[256] = "";
  * of its own?  From inside one connection, a pooler in transaction or
  * statement mode that keeps serving a lone client from one server session
  * looks exactly like a direct connection, so a second client is asked:
- * the first connection reads its server process (an autocommit statement,
- * which a pooler in statement mode allows too), and right after it, with
- * the first connection idle, a second connection to uid.lease_conninfo
- * reads its own.  A direct connection or a pooler in session mode gives
+ * the first connection reads its server process and its server's start
+ * (an autocommit statement, which a pooler in statement mode allows too),
+ * and right after it, with the first connection idle, a second connection
+ * to uid.lease_conninfo reads its own.  A direct connection or a pooler in session mode gives
  * the second client a server process of its own, which holds no lease's
  * advisory lock; a pooler in transaction or statement mode hands it an
  * idle server session, the one the first connection was just served by
@@ -404,10 +414,12 @@ UidStoreCheckOwnSession(void)
 	UidConnRows *r;
 	char	   *why = NULL;
 	int			pid;
+	int64		started;
 	int64		locks;
 
-	r = UidConnExec("SELECT pg_catalog.pg_backend_pid()", 0, NULL);
+	r = UidConnExec(UID_SQL_SERVER_PROCESS, 0, NULL);
 	store_session_pid = (int) UidStoreInt(r, 0, 0, 1, INT_MAX, "pg_backend_pid()");
+	started = UidStoreInt(r, 0, 1, PG_INT64_MIN, PG_INT64_MAX, "pg_postmaster_start_time()");
 	r = UidConnExecSecond(UID_SQL_SECOND_SESSION, 1, params, &why);
 	if (r == NULL)
 	{
@@ -421,8 +433,9 @@ UidStoreCheckOwnSession(void)
 	}
 	store_second_failed[0] = '\0';
 	pid = (int) UidStoreInt(r, 0, 0, 1, INT_MAX, "pg_backend_pid() of a second connection");
-	locks = UidStoreInt(r, 0, 1, 0, UID_MAX_WORKER + 1, "advisory locks of a second connection");
-	if (pid == store_session_pid)
+	locks = UidStoreInt(r, 0, 2, 0, UID_MAX_WORKER + 1, "advisory locks of a second connection");
+	if (pid == store_session_pid &&
+		UidStoreInt(r, 0, 1, PG_INT64_MIN, PG_INT64_MAX, "pg_postmaster_start_time() of a second connection") == started)
 		UidStoreRefusePooled(psprintf("a second connection to uid.lease_conninfo is served by server process %d, "
 									  "the one serving the first connection", pid));
 	if (locks > 0)
