@@ -3,7 +3,9 @@
  *		The lease worker's session with its store: in-process through SPI (a
  *		database of this server) or over libpq (uid.lease_conninfo).  The
  *		statements come from lease_store.c as text with text parameters and
- *		return rows of text, so that one text serves both paths.
+ *		return rows of text, so that one text serves both paths.  Remote, a
+ *		second connection is opened for one statement at the start of each
+ *		session (UidConnExecSecond), to tell a pooler from a server session.
  *
  * Remote, nothing blocks: the connection is made with PQconnectStartParams
  * and PQconnectPoll, and each statement is sent asynchronously; every wait
