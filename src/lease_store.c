@@ -400,9 +400,10 @@ static char store_second_failed[256] = "";
  * advisory lock; a pooler in transaction or statement mode hands it an
  * idle server session, the one the first connection was just served by
  * (pgbouncer reuses the most recently used first; with
- * server_round_robin, the first connection's next transaction runs in
- * another one, which UidStorePinTransaction refuses), or one that another
- * generator's lock stays with: refused (UID_FAIL_POOLED).  If the second
+ * server_round_robin, the first connection's own transactions take turns
+ * over the pool, and one of those before the first acquisition runs in
+ * another server process, which UidStorePinTransaction refuses), or one
+ * that another generator's lock stays with: refused (UID_FAIL_POOLED).  If the second
  * connection cannot be had (a connection limit, a pooler in session mode
  * with no server session to spare), the check is inconclusive: logged,
  * and the checks in every transaction remain.
