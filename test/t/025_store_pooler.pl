@@ -5,7 +5,9 @@
 #   neither issues.  A lone generator on an idle pool, which the pooler
 #   keeps serving from one server session, refuses the store before its
 #   first ID too: a second connection of its lease worker is served by that
-#   same server session.  Nothing the lease worker sets stays behind for
+#   same server session; so is one on an idle pool of three server sessions,
+#   reused most recently released first (the second connection gets the
+#   same one) or in turn (its own next transaction runs in another).  Nothing the lease worker sets stays behind for
 #   other clients of the pool.  Where that second connection cannot be had
 #   (the pooler takes one client only), the generator holds a worker id,
 #   and when its server session is terminated (pg_terminate_backend: the
@@ -72,6 +74,30 @@ sub pooled
 	return $out;
 }
 
+# $n clients of the pooler at once, each in a transaction: the pooler opens
+# $n server connections, which stay in its pool, idle, once they end
+sub open_server_connections
+{
+	my ($port, $n) = @_;
+	my @clients;
+	for (1 .. $n)
+	{
+		my ($in, $out, $err) = ("BEGIN;\nSELECT pg_backend_pid();\n", '', '');
+		my $h = IPC::Run::start(
+			[ "$StoreCluster::PG_BIN/psql", '-XAtq', '-h', '127.0.0.1', '-p', $port, '-U', 'postgres', '-d', 'postgres' ],
+			'<', \$in, '>', \$out, '2>', \$err,
+			IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+		$h->pump until $out =~ /\d+/;
+		push @clients, [ $h, \$in ];
+	}
+	for my $c (@clients)
+	{
+		${ $c->[1] } .= "COMMIT;\n\\q\n";
+		$c->[0]->finish;
+	}
+	return;
+}
+
 # --- transaction pooling, two generators on one server session
 my ($bouncer, $port) = StoreCluster::pgbouncer("$dir/tx", $coord->port, 'transaction');
 my $g1 = generator('g1', $port);
@@ -120,6 +146,29 @@ is(pooled($lport, 'SHOW lock_timeout'), '0', '(lock_timeout)');
 $lone->stop;
 $lbouncer->signal('TERM');
 $lbouncer->finish;
+
+# --- a lone generator on an idle transaction pool of three server
+# connections, reused most recently released first (pgbouncer's default) or
+# in turn (server_round_robin): refused before its first ID either way
+for my $rr (0, 1)
+{
+	my ($rbouncer, $rport) = StoreCluster::pgbouncer("$dir/rr$rr", $coord->port, 'transaction', 3,
+		{ server_round_robin => $rr });
+	open_server_connections($rport, 3);
+	truncate_leases();
+	my $node = generator("pool$rr", $rport);
+	is($node->safe_psql('postgres', 'SELECT try_next()'), 'UID02',
+		"three idle server connections, server_round_robin = $rr: the first uid_next() fails with UID02");
+	$node->poll_query_until('postgres',
+		q{SELECT state NOT IN ('starting', 'unconfirmed', 'waiting') FROM uid_lease_status()})
+	  or die 'the lease state did not settle';
+	is($node->safe_psql('postgres', 'SELECT state FROM uid_lease_status()'), 'store_pooled',
+		'(store_pooled)');
+	is(lease_rows(), 0, '(no worker id taken)');
+	$node->stop;
+	$rbouncer->signal('TERM');
+	$rbouncer->finish;
+}
 
 # --- a lone generator on a pooler that takes one client only: the second
 # connection is refused, and its server session goes away
