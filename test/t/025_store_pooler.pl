@@ -13,6 +13,7 @@
 #   and when its server session is terminated (pg_terminate_backend: the
 #   pooler serves the next transaction from a new session, without the
 #   lock) it refuses at its next renewal.
+#   Statement pooling: a lone generator is refused the same way.
 #   Session pooling: one server session per client for its whole life, as a
 #   direct connection: leases work.
 use strict;
@@ -169,6 +170,23 @@ for my $rr (0, 1)
 	$rbouncer->signal('TERM');
 	$rbouncer->finish;
 }
+
+# --- statement pooling, a lone generator: refused before its first ID too
+# (its first statement is not in a transaction block, which the pooler
+# would refuse)
+my ($sbouncer1, $sport1) = StoreCluster::pgbouncer("$dir/statement", $coord->port, 'statement');
+truncate_leases();
+my $st = generator('st', $sport1);
+is($st->safe_psql('postgres', 'SELECT try_next()'), 'UID02',
+	'statement pooling, a lone generator: the first uid_next() fails with UID02');
+$st->poll_query_until('postgres',
+	q{SELECT state NOT IN ('starting', 'unconfirmed', 'waiting') FROM uid_lease_status()})
+  or die 'the lease state did not settle';
+is($st->safe_psql('postgres', 'SELECT state FROM uid_lease_status()'), 'store_pooled', '(store_pooled)');
+is(lease_rows(), 0, '(no worker id taken)');
+$st->stop;
+$sbouncer1->signal('TERM');
+$sbouncer1->finish;
 
 # --- a lone generator on a pooler that takes one client only: the second
 # connection is refused, and its server session goes away
