@@ -18,6 +18,7 @@ OBJS = \
 	src/lease.o \
 	src/lease_settings.o \
 	src/lease_worker.o \
+	src/pq_wait.o \
 	src/lease_conn.o \
 	src/primary_watch.o \
 	src/lease_store.o \

@@ -39,6 +39,7 @@
 
 #include "compat.h"
 #include "lease.h"
+#include "pq_wait.h"
 
 /* Most parameters of one statement on the local path (the remote path has no limit). */
 #define UID_CONN_MAX_PARAMS		16
@@ -134,39 +135,37 @@ UidConnFail(PGconn **c, UidLeaseFailure kind, const char *what)
 }
 
 /*
- * Waits until the socket is ready for socket_event, the deadline passes
- * (ERROR), or the latch is set: then interrupts are served (a cancel raises
- * an ERROR) and a shutdown request ends the wait (ERROR) unless this is the
- * final release.  Returns whether the socket is ready.
+ * A wait's latch: interrupts are served (a cancel raises an ERROR), and a
+ * shutdown request ends the wait unless this is the final release.
  */
 static bool
-UidConnWait(PGconn **c, int socket_event, TimestampTz deadline, uint32 wait_event, const char *what)
+UidConnLatchCheck(void *arg)
 {
-	long		left_ms = (long) ((deadline - GetCurrentTimestamp()) / 1000);
-	int			rc;
+	CHECK_FOR_INTERRUPTS();
+	return ShutdownRequestPending && !conn_final;
+}
 
-	if (left_ms <= 0)
+/*
+ * Raises the ERROR of a wait on *c that did not end with its socket ready
+ * (UidPqWait, UidPqConnectPoll); *c is dropped, and at a shutdown every
+ * connection is closed.
+ */
+static void
+UidConnWaitFailed(PGconn **c, UidPqWaitResult r, UidLeaseFailure kind, const char *what)
+{
+	if (r == UID_PQ_FAILED)
+		UidConnFail(c, kind, what);
+	if (r == UID_PQ_STOPPED)
 	{
-		UidConnDrop(c);
+		UidConnClose();
 		ereport(ERROR,
-				(errcode(ERRCODE_CONNECTION_FAILURE),
-				 errmsg("%s: no answer from the uid lease store within %d ms", what, UidConnTimeoutMs())));
+				(errcode(ERRCODE_ADMIN_SHUTDOWN),
+				 errmsg("%s: interrupted, the uid lease worker is shutting down", what)));
 	}
-	rc = WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH | socket_event,
-						   PQsocket(*c), left_ms, wait_event);
-	if (rc & WL_LATCH_SET)
-	{
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-		if (ShutdownRequestPending && !conn_final)
-		{
-			UidConnClose();
-			ereport(ERROR,
-					(errcode(ERRCODE_ADMIN_SHUTDOWN),
-					 errmsg("%s: interrupted, the uid lease worker is shutting down", what)));
-		}
-	}
-	return (rc & socket_event) != 0;
+	UidConnDrop(c);
+	ereport(ERROR,
+			(errcode(ERRCODE_CONNECTION_FAILURE),
+			 errmsg("%s: no answer from the uid lease store within %d ms", what, UidConnTimeoutMs())));
 }
 
 /* When the statement or connection attempt starting now must be done. */
@@ -191,23 +190,15 @@ UidConnConnect(PGconn **c)
 	const char *const vals[] = {"uid lease worker", "read-write",
 	UID_LIBPQ_PROTOCOL_VALUE uid_lease_conninfo, NULL};
 	TimestampTz deadline = UidConnDeadline();
-	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 	UidLeaseFailureScope scope;
+	UidPqWaitResult r;
 
 	*c = PQconnectStartParams(keys, vals, 1);
-	if (*c == NULL || PQstatus(*c) == CONNECTION_BAD)
-		UidConnFail(c, UID_FAIL_CONNECT, "could not connect to the uid lease store");
 	/* a wait cut short (deadline, cancel, shutdown) is a failure to connect */
 	UidLeaseFailureScopeEnter(&scope, UID_FAIL_CONNECT);
-	while (status != PGRES_POLLING_OK)
-	{
-		int			event = status == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
-
-		if (status == PGRES_POLLING_FAILED)
-			UidConnFail(c, UID_FAIL_CONNECT, "could not connect to the uid lease store");
-		if (UidConnWait(c, event, deadline, UidWaitStoreConnect(), "could not connect to the uid lease store"))
-			status = PQconnectPoll(*c);
-	}
+	r = UidPqConnectPoll(*c, deadline, UidWaitStoreConnect(), UidConnLatchCheck, NULL);
+	if (r != UID_PQ_READY)
+		UidConnWaitFailed(c, r, UID_FAIL_CONNECT, "could not connect to the uid lease store");
 	UidLeaseFailureScopeLeave(&scope);
 }
 
@@ -251,9 +242,12 @@ UidConnReadResults(PGconn **c)
 
 		while (PQisBusy(*c))
 		{
-			if (UidConnWait(c, WL_SOCKET_READABLE, deadline, UidWaitStoreStatement(),
-							"uid lease store statement") &&
-				!PQconsumeInput(*c))
+			UidPqWaitResult r = UidPqWait(*c, WL_SOCKET_READABLE, deadline, UidWaitStoreStatement(),
+										  UidConnLatchCheck, NULL);
+
+			if (r != UID_PQ_READY)
+				UidConnWaitFailed(c, r, UID_FAIL_CONNECT, "uid lease store statement");
+			if (!PQconsumeInput(*c))
 				UidConnFail(c, UID_FAIL_CONNECT, "lost the connection to the uid lease store");
 		}
 		res = PQgetResult(*c);
