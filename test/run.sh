@@ -65,7 +65,7 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	# run_suite NAME FUNCTION: runs it, shows its output, and records
 	# "NAME|ok or FAILED|what it counted" in $summary
 	run_suite() {
-		local name=$1 fn=$2 log status
+		local name=$1 fn=$2 log status start=$SECONDS
 		log=$top/tmp_$fn.log
 		echo
 		echo "=== $name"
@@ -74,11 +74,11 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 		status=${PIPESTATUS[0]}
 		set -e
 		if [ "$status" = 0 ]; then
-			echo "=== $name: ok"
-			echo "$name|ok|$(uid_count_tests "$log")" >>"$summary"
+			echo "=== $name: ok ($((SECONDS - start)) s)"
+			echo "$name|ok|$(uid_count_tests "$log")|$((SECONDS - start))" >>"$summary"
 		else
-			echo "=== $name: FAILED"
-			echo "$name|FAILED|$(uid_count_tests "$log")" >>"$summary"
+			echo "=== $name: FAILED ($((SECONDS - start)) s)"
+			echo "$name|FAILED|$(uid_count_tests "$log")|$((SECONDS - start))" >>"$summary"
 			failed=1
 		fi
 	}
@@ -100,10 +100,25 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	suite_pgtap() {
 		bash test/pgtap.sh
 	}
+	# The Perl TAP files, the slowest first (measured with prove --timer:
+	# every version's log shows each file's time), so that, UID_TAP_JOBS
+	# at once, the files that start last are short ones.
+	tap_files() {
+		local slow=" 024_store_failover.pl 064_patroni_shared_id.pl 063_promotion_shared_id.pl 021_lease_remote.pl 020_lease_local.pl " f
+		for f in $slow; do [ ! -f "test/t/$f" ] || echo "test/t/$f"; done
+		for f in test/t/*.pl; do [[ "$slow" == *" ${f#test/t/} "* ]] || echo "$f"; done
+	}
 	suite_tap() {
-		uid_make installcheck-tap ${UID_PROVE_TESTS:+PROVE_TESTS="$UID_PROVE_TESTS"} && return 0
-		for f in tmp_check/log/regress_log_*; do
-			[ -f "$f" ] && { echo "--- tail of $f"; tail -n 60 "$f"; }
+		local out=$top/tmp_prove.out f status
+		uid_make installcheck-tap \
+			PROVE_FLAGS="-I test/t --timer -j ${UID_TAP_JOBS:-4} ${UID_PROVE_FLAGS:-}" \
+			PROVE_TESTS="${UID_PROVE_TESTS:-$(tap_files | paste -sd ' ' -)}" 2>&1 | tee "$out"
+		status=${PIPESTATUS[0]}
+		[ "$status" != 0 ] || return 0
+		# the end of the log of each file that failed (prove's summary names them)
+		for f in $(sed -nE 's/^(test\/t\/)?([0-9A-Za-z_]+)\.pl +\(Wstat.*/\2/p' "$out"); do
+			f=tmp_check/log/regress_log_$f
+			[ ! -f "$f" ] || { echo "--- tail of $f"; tail -n 60 "$f"; }
 		done
 		return 1
 	}
@@ -178,12 +193,19 @@ done)
 
 work=$(mktemp -d "${UID_TEST_TMP:-/tmp}/uid-test.XXXXXX")
 chmod 755 "$work"
+# The versions run at once (UID_JOBS): each has its own copy, install and
+# servers, and every port a Perl TAP test takes (PostgreSQL::Test::Cluster's
+# get_free_port: servers, etcd, Patroni, pgbouncer, the exporter) is
+# reserved in this one directory, so that two versions never pick the same.
+port_dir=$work/portlock
+mkdir -p "$port_dir"
+chmod 1777 "$port_dir"
 
 # Build the servers that Debian lacks in the background, in version order,
 # while the suites run on the versions already there: the suites mostly
 # wait, the builds mostly compute.  test/build-pg.sh takes one lock per
-# version, so the loop below, asking for a version being built, waits for
-# that build and then reuses it (or builds it itself if it failed here).
+# version, so a version asking for a server being built waits for that
+# build and then reuses it (or builds it itself if it failed here).
 if [ -z "$explicit_pg_config" ]; then
 	to_build=$(for v in $versions; do echo "$v"; upgrade_sources_of "$v"; done | sort -nu |
 		while read -r v; do
@@ -197,26 +219,26 @@ fi
 # server: it runs once, in the background beside the suites (it computes,
 # they mostly wait), and its outcome joins the summary.
 model_pid=
+model_start=$SECONDS
 if [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" model "* ]]; then
-	bash "$top/test/model/check.sh" >"$work/model.log" 2>&1 &
+	(
+		if bash "$top/test/model/check.sh" >"$work/model.log" 2>&1; then status=0; else status=$?; fi
+		echo "$((SECONDS - model_start))" >"$work/model.seconds"
+		exit "$status"
+	) &
 	model_pid=$!
 fi
-overall=0
-for v in $versions; do
-	echo
-	echo "################ PostgreSQL $v"
-	start=$SECONDS
-	if [ -n "${missing[$v]:-}" ]; then
-		result[$v]="skipped"
-		line[$v]="no sources of PostgreSQL $v (below)"
-		echo "skipped: no sources"
-		continue
-	fi
+
+# One version, in the background: its output goes to $work/$v.log (shown
+# whole when it ends), its outcome to $work/$v.result ("ok|line",
+# "FAILED|line"), its suites' "name|outcome|counts|seconds" to
+# $work/$v.summary.
+test_version() {
+	local v=$1 start=$SECONDS pc from from_pcs f server dir status suites
+	local -a env
 	if ! pc=$(pg_config_of "$v"); then
-		result[$v]="FAILED"
-		line[$v]="could not build the server (test/build-pg.sh $v)"
-		overall=1
-		continue
+		echo "FAILED|could not build the server (test/build-pg.sh $v)" >"$work/$v.result"
+		return
 	fi
 	from=
 	from_pcs=
@@ -224,16 +246,10 @@ for v in $versions; do
 		from=$(upgrade_sources_of "$v" | paste -sd ' ' -)
 		for f in $from; do
 			if ! from_pcs+=" $(pg_config_of "$f")"; then
-				from_pcs=failed
-				break
+				echo "FAILED|could not build the servers to upgrade from ($from)" >"$work/$v.result"
+				return
 			fi
 		done
-	fi
-	if [ "$from_pcs" = failed ]; then
-		result[$v]="FAILED"
-		line[$v]="could not build the servers to upgrade from ($from)"
-		overall=1
-		continue
 	fi
 	server=$("$pc" --version | sed 's/^PostgreSQL //')
 	echo "server: $server ($pc)${from:+; pg_upgrade test from PostgreSQL $from}"
@@ -242,7 +258,8 @@ for v in $versions; do
 	uid_copy_tree "$dir"
 	env=(UID_RUN_SUITES=1 PG_CONFIG="$pc" UID_UPGRADE_FROM_PG_CONFIGS="$from_pcs"
 		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}"
-		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}")
+		UID_PROVE_FLAGS="${UID_PROVE_FLAGS:-}" UID_TAP_JOBS="${UID_TAP_JOBS:-}"
+		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}" PG_TEST_PORT_DIR="$port_dir")
 	set +e
 	if [ "$(id -u)" = 0 ]; then
 		# the servers never run as root: the postgres OS user runs the copy
@@ -254,17 +271,75 @@ for v in $versions; do
 	status=$?
 	set -e
 
-	suites=$(awk -F'|' '{ printf "%s%s %s %s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$dir/tmp_summary" 2>/dev/null || true)
+	cp "$dir/tmp_summary" "$work/$v.summary" 2>/dev/null || true
+	suites=$(awk -F'|' '{ printf "%s%s %s %s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$work/$v.summary" 2>/dev/null || true)
 	if [ "$status" = 0 ]; then
-		result[$v]="ok"
 		[ "${UID_KEEP:-}" = 1 ] || rm -rf "$dir"
+		echo "ok|$server, $((SECONDS - start)) s: $suites" >"$work/$v.result"
 	else
-		result[$v]="FAILED"
-		overall=1
-		suites="${suites:-the build failed}; see $dir"
+		echo "FAILED|$server, $((SECONDS - start)) s: ${suites:-the build failed}; see $dir" >"$work/$v.result"
 	fi
-	line[$v]="$server, $((SECONDS - start)) s: $suites"
+}
+
+# How many versions run at once: UID_JOBS (default 3, measured on 2 cores:
+# the suites mostly wait on timers, renewals and failovers; more versions
+# at once than that and the CPU-bound parts, pgbench and the JVMs, slow
+# each other down more than the waits leave room for).
+jobs_max=${UID_JOBS:-3}
+[[ "$jobs_max" =~ ^[1-9][0-9]*$ ]] || { echo "UID_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
+declare -A version_of=()
+declare -A began=() seconds=()
+overall=0
+run_start=$SECONDS
+
+# Waits for one running version, then shows its whole log.
+finish_one() {
+	local pid v
+	wait -n -p pid "${!version_of[@]}" || true
+	v=${version_of[$pid]}
+	unset "version_of[$pid]"
+	seconds[$v]=$((SECONDS - ${began[$v]}))
+	if [ "$jobs_max" != 1 ]; then
+		echo
+		echo "################ PostgreSQL $v (ended after ${seconds[$v]} s)"
+		cat "$work/$v.log"
+	fi
+	rm -f "$work/$v.log"
+}
+
+for v in $versions; do
+	if [ -n "${missing[$v]:-}" ]; then
+		echo
+		echo "################ PostgreSQL $v: skipped, no sources"
+		echo "skipped|no sources of PostgreSQL $v (below)" >"$work/$v.result"
+		continue
+	fi
+	while [ "${#version_of[@]}" -ge "$jobs_max" ]; do finish_one; done
+	began[$v]=$SECONDS
+	if [ "$jobs_max" = 1 ]; then
+		# one at a time: its output as it comes
+		echo
+		echo "################ PostgreSQL $v"
+		test_version "$v" 2>&1 | tee "$work/$v.log" &
+	else
+		echo "################ PostgreSQL $v: started ($(date -u +%H:%M:%S) UTC; its log follows when it ends)"
+		test_version "$v" >"$work/$v.log" 2>&1 &
+	fi
+	version_of[$!]=$v
 done
+while [ "${#version_of[@]}" != 0 ]; do finish_one; done
+declare -A result=() line=()
+for v in $versions; do
+	if [ -f "$work/$v.result" ]; then
+		IFS='|' read -r result[$v] line[$v] <"$work/$v.result"
+		rm -f "$work/$v.result"
+	else
+		result[$v]=FAILED
+		line[$v]="the run of this version stopped half way (its log above); see $work/$v"
+	fi
+	[ "${result[$v]}" != FAILED ] || overall=1
+done
+versions_seconds=$((SECONDS - run_start))
 
 model_result=
 if [ -n "$model_pid" ]; then
@@ -273,7 +348,8 @@ if [ -n "$model_pid" ]; then
 	if wait "$model_pid"; then model_result=ok; else model_result=FAILED; overall=1; fi
 	cat "$work/model.log"
 	model_line="$(tail -n 1 "$work/model.log")"
-	rm -f "$work/model.log"
+	model_seconds=$(cat "$work/model.seconds" 2>/dev/null || echo '?')
+	rm -f "$work/model.log" "$work/model.seconds"
 fi
 wait    # for the background builds, all of them used by now
 
@@ -283,6 +359,30 @@ for v in $versions; do
 	printf 'PostgreSQL %-3s %-7s %s\n' "$v" "${result[$v]}" "${line[$v]}"
 done
 [ -z "$model_result" ] || printf '%-14s %-7s %s\n' "lease model" "$model_result" "$model_line (test/model/check.sh)"
+
+# Wall time (s) of each version and of each of its suites, the model's, and
+# the whole run's; also written to $UID_TIMING_FILE if set (.ci/run adds the
+# package step to it).
+timing=$work/timing
+{
+	printf '%-12s %8s %6s %10s %9s %6s %8s\n' "wall time, s" version unit pg_regress isolation pgTAP "Perl TAP"
+	for v in $versions; do
+		[ "${result[$v]}" != skipped ] || continue
+		printf '%-12s %8s' "PostgreSQL $v" "${seconds[$v]:-?}"
+		for s in unit pg_regress isolation pgTAP "Perl TAP"; do
+			printf ' %*s' "$(case $s in unit) echo 6;; pg_regress) echo 10;; isolation) echo 9;; pgTAP) echo 6;; *) echo 8;; esac)" \
+				"$(awk -F'|' -v s="$s" '$1 == s { print $4 }' "$work/$v.summary" 2>/dev/null)"
+		done
+		echo
+	done
+	[ -z "$model_result" ] || printf '%-12s %8s   (in the background, beside the versions)\n' "lease model" "$model_seconds"
+	printf '%-12s %8s   (%s at once, UID_JOBS)\n' "all versions" "$versions_seconds" "$jobs_max"
+} >"$timing"
+echo
+cat "$timing"
+[ -z "${UID_TIMING_FILE:-}" ] || cp "$timing" "$UID_TIMING_FILE"
+rm -f "$timing" "$work"/*.summary
+rm -rf "$port_dir"
 rmdir "$work" 2>/dev/null || true
 [ -z "$missing_note" ] || echo "$missing_note"
 passed=$(for v in $versions; do [ "${result[$v]}" != ok ] || printf '%s ' "$v"; done)
