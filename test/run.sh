@@ -26,12 +26,25 @@
 #                           a version whose sources are missing fails the run
 #                           (.ci/run sets it); without it, such a version is
 #                           skipped, and so is a pg_upgrade pair that needs it
+#   UID_JOBS=3              how many versions run at once (default 3); each
+#                           version's output is shown whole when it ends
+#                           (UID_JOBS=1: one after another, as it comes)
+#   UID_TAP_JOBS=4          how many Perl TAP files of a version run at once
+#                           (default 4; prove -j), the slowest first
+#   UID_PROVE_FLAGS="-v"    more options for prove
+#   UID_CITUS_VERSION=17    the version whose private install gets Citus,
+#                           built by test/build-citus.sh from ../shared/citus
+#                           (UID_CITUS_SOURCES); the tests see it in
+#                           UID_CITUS_DIR
 #   UID_KEEP=1              keep each version's working copy even if it passed
 #   UID_TEST_TMP=/some/dir  where the working copies go (default /tmp)
 #
 # The Perl TAP test of pg_upgrade (test/t/081_pg_upgrade.pl) upgrades from
 # older versions to the version under test: 15 -> 18, 17 -> 18 and 16 -> 19
 # (UID_UPGRADE_PAIRS); the older servers are built too if needed.
+#
+# The run ends with a table of the wall time of each version and of each of
+# its suites, and of the model (UID_TIMING_FILE=path: a copy of it there).
 #
 # Each version runs in its own copy of the tree under /tmp/uid-test.*/NN,
 # with the extension installed into a private copy of that server
@@ -49,6 +62,10 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	cd "$top"
 	uid_build_private_install
+	# Citus, built for this server (test/build-citus.sh), joins its private install
+	if [ -n "${UID_CITUS_DIR:-}" ]; then
+		tar -C "$UID_CITUS_DIR" --exclude=./.uid-build-complete -cf - . | tar -C "$top/tmp_install" -xf -
+	fi
 
 	# the older servers, each with uid built for it, for 081_pg_upgrade.pl
 	UID_UPGRADE_FROM_BINDIRS=
@@ -110,6 +127,14 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	}
 	suite_tap() {
 		local out=$top/tmp_prove.out f status
+		# PostgreSQL 17 and later copy one data directory made here
+		# (INITDB_TEMPLATE) where a test's node would run initdb without
+		# options: the same files, a fraction of the CPU
+		if grep -qs INITDB_TEMPLATE "$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/perl/PostgreSQL/Test/Cluster.pm"; then
+			rm -rf "$top/tmp_initdb_template"
+			initdb -A trust -N --no-instructions --lc-messages=C -D "$top/tmp_initdb_template" >/dev/null
+			export INITDB_TEMPLATE=$top/tmp_initdb_template
+		fi
 		uid_make installcheck-tap \
 			PROVE_FLAGS="-I test/t --timer -j ${UID_TAP_JOBS:-4} ${UID_PROVE_FLAGS:-}" \
 			PROVE_TESTS="${UID_PROVE_TESTS:-$(tap_files | paste -sd ' ' -)}" 2>&1 | tee "$out"
@@ -206,13 +231,32 @@ chmod 1777 "$port_dir"
 # wait, the builds mostly compute.  test/build-pg.sh takes one lock per
 # version, so a version asking for a server being built waits for that
 # build and then reuses it (or builds it itself if it failed here).
+# Citus is built (test/build-citus.sh) for one version, UID_CITUS_VERSION
+# (default 17), when the Perl TAP suite runs there; without its sources
+# that version runs without it (one line says so), unless
+# UID_REQUIRE_ALL_VERSIONS=1.
+citus_version=
+citus_note=
+if [ -z "$explicit_pg_config" ] && [[ " $versions " == *" ${UID_CITUS_VERSION:-17} "* ]] &&
+	[ -z "${missing[${UID_CITUS_VERSION:-17}]:-}" ] &&
+	{ [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" tap "* ]]; }; then
+	citus_version=${UID_CITUS_VERSION:-17}
+	if [ "${UID_REQUIRE_ALL_VERSIONS:-}" != 1 ] && ! bash "$top/test/build-citus.sh" --check "$citus_version"; then
+		citus_note="no Citus on PostgreSQL $citus_version (no sources here): to add it, put citus-*.tar.xz in $(cd "$top/.." && pwd)/shared/citus or set UID_CITUS_SOURCES to its directory"
+		echo "$citus_note"
+		citus_version=
+	fi
+fi
 if [ -z "$explicit_pg_config" ]; then
 	to_build=$(for v in $versions; do echo "$v"; upgrade_sources_of "$v"; done | sort -nu |
 		while read -r v; do
 			[ -n "${missing[$v]:-}" ] || debian_pg_config_of "$v" >/dev/null || echo "$v"
 		done)
 	if [ -n "$to_build" ]; then
-		(for v in $to_build; do bash "$top/test/build-pg.sh" "$v" >/dev/null || true; done) &
+		(
+			for v in $to_build; do bash "$top/test/build-pg.sh" "$v" >/dev/null || true; done
+			[ -z "$citus_version" ] || bash "$top/test/build-citus.sh" "$citus_version" >/dev/null || true
+		) &
 	fi
 fi
 # The model of the lease protocol (spin, test/model/check.sh) depends on no
@@ -234,7 +278,7 @@ fi
 # "FAILED|line"), its suites' "name|outcome|counts|seconds" to
 # $work/$v.summary.
 test_version() {
-	local v=$1 start=$SECONDS pc from from_pcs f server dir status suites
+	local v=$1 start=$SECONDS pc from from_pcs f server dir status suites citus_dir
 	local -a env
 	if ! pc=$(pg_config_of "$v"); then
 		echo "FAILED|could not build the server (test/build-pg.sh $v)" >"$work/$v.result"
@@ -251,15 +295,21 @@ test_version() {
 			fi
 		done
 	fi
+	citus_dir=
+	if [ "$v" = "$citus_version" ] && ! citus_dir=$(bash "$top/test/build-citus.sh" "$v"); then
+		echo "FAILED|could not build Citus (test/build-citus.sh $v)" >"$work/$v.result"
+		return
+	fi
 	server=$("$pc" --version | sed 's/^PostgreSQL //')
-	echo "server: $server ($pc)${from:+; pg_upgrade test from PostgreSQL $from}"
+	echo "server: $server ($pc)${from:+; pg_upgrade test from PostgreSQL $from}${citus_dir:+; with Citus ($citus_dir)}"
 
 	dir=$work/$v
 	uid_copy_tree "$dir"
 	env=(UID_RUN_SUITES=1 PG_CONFIG="$pc" UID_UPGRADE_FROM_PG_CONFIGS="$from_pcs"
 		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}"
 		UID_PROVE_FLAGS="${UID_PROVE_FLAGS:-}" UID_TAP_JOBS="${UID_TAP_JOBS:-}"
-		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}" PG_TEST_PORT_DIR="$port_dir")
+		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}" PG_TEST_PORT_DIR="$port_dir"
+		UID_CITUS_DIR="$citus_dir")
 	set +e
 	if [ "$(id -u)" = 0 ]; then
 		# the servers never run as root: the postgres OS user runs the copy
@@ -385,6 +435,7 @@ rm -f "$timing" "$work"/*.summary
 rm -rf "$port_dir"
 rmdir "$work" 2>/dev/null || true
 [ -z "$missing_note" ] || echo "$missing_note"
+[ -z "$citus_note" ] || echo "$citus_note"
 passed=$(for v in $versions; do [ "${result[$v]}" != ok ] || printf '%s ' "$v"; done)
 skipped=$(for v in $versions; do [ "${result[$v]}" != skipped ] || printf '%s ' "$v"; done)
 if [ "$overall" != 0 ]; then
