@@ -125,6 +125,11 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 		for f in $slow; do [ ! -f "test/t/$f" ] || echo "test/t/$f"; done
 		for f in test/t/*.pl; do [[ "$slow" == *" ${f#test/t/} "* ]] || echo "$f"; done
 	}
+	# --merge: a file's diagnostics (stderr) join its TAP stream.  Without
+	# it, prove -j, reading a file that wrote to stderr, waits for that
+	# file's next line on stdout and runs nothing else meanwhile (a failed
+	# test then polling for minutes held up all the others).  The
+	# diagnostics are in tmp_check/log, shown below for a file that failed.
 	suite_tap() {
 		local out=$top/tmp_prove.out f status
 		# PostgreSQL 17 and later copy one data directory made here
@@ -136,7 +141,7 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 			export INITDB_TEMPLATE=$top/tmp_initdb_template
 		fi
 		uid_make installcheck-tap \
-			PROVE_FLAGS="-I test/t --timer -j ${UID_TAP_JOBS:-4} ${UID_PROVE_FLAGS:-}" \
+			PROVE_FLAGS="-I test/t --timer --merge -j ${UID_TAP_JOBS:-4} ${UID_PROVE_FLAGS:-}" \
 			PROVE_TESTS="${UID_PROVE_TESTS:-$(tap_files | paste -sd ' ' -)}" 2>&1 | tee "$out"
 		status=${PIPESTATUS[0]}
 		[ "$status" != 0 ] || return 0
