@@ -29,8 +29,8 @@
 #   UID_JOBS=3              how many versions run at once (default 3); each
 #                           version's output is shown whole when it ends
 #                           (UID_JOBS=1: one after another, as it comes)
-#   UID_TAP_JOBS=4          how many Perl TAP files of a version run at once
-#                           (default 4; prove -j), the slowest first
+#   UID_TAP_JOBS=3          how many Perl TAP files of a version run at once
+#                           (default 3; prove -j), the slowest first
 #   UID_PROVE_FLAGS="-v"    more options for prove
 #   UID_CITUS_VERSION=17    the version whose private install gets Citus,
 #                           built by test/build-citus.sh from ../shared/citus
@@ -90,12 +90,13 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 		"$fn" 2>&1 | tee "$log"
 		status=${PIPESTATUS[0]}
 		set -e
+		start=$((SECONDS - start))
 		if [ "$status" = 0 ]; then
-			echo "=== $name: ok ($((SECONDS - start)) s)"
-			echo "$name|ok|$(uid_count_tests "$log")|$((SECONDS - start))" >>"$summary"
+			echo "=== $name: ok ($start s)"
+			echo "$name|ok|$(uid_count_tests "$log")|$start" >>"$summary"
 		else
-			echo "=== $name: FAILED ($((SECONDS - start)) s)"
-			echo "$name|FAILED|$(uid_count_tests "$log")|$((SECONDS - start))" >>"$summary"
+			echo "=== $name: FAILED ($start s)"
+			echo "$name|FAILED|$(uid_count_tests "$log")|$start" >>"$summary"
 			failed=1
 		fi
 	}
@@ -141,7 +142,7 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 			export INITDB_TEMPLATE=$top/tmp_initdb_template
 		fi
 		uid_make installcheck-tap \
-			PROVE_FLAGS="-I test/t --timer --merge -j ${UID_TAP_JOBS:-4} ${UID_PROVE_FLAGS:-}" \
+			PROVE_FLAGS="-I test/t --timer --merge -j ${UID_TAP_JOBS:-3} ${UID_PROVE_FLAGS:-}" \
 			PROVE_TESTS="${UID_PROVE_TESTS:-$(tap_files | paste -sd ' ' -)}" 2>&1 | tee "$out"
 		status=${PIPESTATUS[0]}
 		[ "$status" != 0 ] || return 0
