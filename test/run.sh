@@ -337,10 +337,11 @@ test_version() {
 	fi
 }
 
-# How many versions run at once: UID_JOBS (default 3, measured on 2 cores:
-# the suites mostly wait on timers, renewals and failovers; more versions
-# at once than that and the CPU-bound parts, pgbench and the JVMs, slow
-# each other down more than the waits leave room for).
+# How many versions run at once: UID_JOBS (default 3).  The suites mostly
+# wait (lease expiries, failovers, replication), but their servers'
+# start-ups, pgbench, the JVMs and every lease worker's renewals compute:
+# on 2 cores, many more files at once stretch the few-second windows of
+# the lease and clock tests past their bounds (seen at a load of 20).
 jobs_max=${UID_JOBS:-3}
 [[ "$jobs_max" =~ ^[1-9][0-9]*$ ]] || { echo "UID_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
 declare -A version_of=()
