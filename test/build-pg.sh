@@ -33,31 +33,8 @@ else
 	cache=${UID_PG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uid-pg}
 fi
 
-# Where the sources are: UID_PG_SOURCES, else ../shared/pg beside this tree,
-# beside the main worktree of its repository, or beside the local checkout
-# it was cloned from (or that checkout's main worktree).
-find_sources() {
-	local origin repo common
-	if [ -n "${UID_PG_SOURCES:-}" ]; then
-		echo "$UID_PG_SOURCES"
-		return
-	fi
-	origin=$(git -C "$top" config --get remote.origin.url 2>/dev/null || true)
-	[ -d "$origin" ] || origin=
-	for repo in "$top" $origin; do
-		if [ -d "$repo/../shared/pg" ]; then
-			echo "$repo/../shared/pg"
-			return
-		fi
-		common=$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
-		if [ -n "$common" ] && [ -d "$common/../../shared/pg" ]; then
-			echo "$common/../../shared/pg"
-			return
-		fi
-	done
-	echo "$top/../shared/pg"
-}
-sources=$(find_sources)
+. "$top/test/lib.sh"
+sources=$(uid_shared_sources pg "${UID_PG_SOURCES:-}")
 tarball=$sources/postgresql-$major.tar.xz
 if [ ! -f "$tarball" ]; then
 	[ -n "$check_only" ] ||

@@ -72,3 +72,29 @@ uid_count_tests() {
 	skipped=$(sed -nE 's/^(test\/t\/)?([0-9A-Za-z_]+\.pl) .*skipped: (.*)$/\2 (\3)/p' "$1" | paste -sd ';' - | sed 's/;/; /g')
 	printf '%s tests%s' "${n:-?}" "${skipped:+, skipped: $skipped}"
 }
+
+# Where the sources of $1 (pg: the PostgreSQL versions; citus) are: $2 if
+# given (UID_PG_SOURCES, UID_CITUS_SOURCES), else ../shared/$1 beside this
+# tree, beside the main worktree of its repository, or beside the local
+# checkout it was cloned from (or that checkout's main worktree).
+uid_shared_sources() {
+	local what=$1 given=${2:-} origin repo common
+	if [ -n "$given" ]; then
+		echo "$given"
+		return
+	fi
+	origin=$(git -C "$top" config --get remote.origin.url 2>/dev/null || true)
+	[ -d "$origin" ] || origin=
+	for repo in "$top" $origin; do
+		if [ -d "$repo/../shared/$what" ]; then
+			echo "$repo/../shared/$what"
+			return
+		fi
+		common=$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+		if [ -n "$common" ] && [ -d "$common/../../shared/$what" ]; then
+			echo "$common/../../shared/$what"
+			return
+		fi
+	done
+	echo "$top/../shared/$what"
+}
