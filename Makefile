@@ -18,6 +18,7 @@ OBJS = \
 	src/lease.o \
 	src/lease_settings.o \
 	src/lease_worker.o \
+	src/pq_wait.o \
 	src/lease_conn.o \
 	src/primary_watch.o \
 	src/lease_store.o \
@@ -35,10 +36,20 @@ OBJS = \
 	src/owner_read.o
 
 # CREATE EXTENSION uid runs the install script of default_version
-# (uid.control) alone: sql/uid--1.3.sql.  The 1.0 install script and the
-# upgrade scripts stay as they shipped, for ALTER EXTENSION uid UPDATE from
-# 1.0 and 1.1 (and CREATE EXTENSION uid VERSION '1.0').
-DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
+# (uid.control) alone: sql/uid--1.3.sql, built from one part per subsystem
+# (sql/parts/, in the order below), so that it is complete on its own and
+# each object is written once.  The upgrade from 1.2 is built from what
+# changes in place (sql/parts/from-1.2.sql) and the parts whose objects are
+# new in 1.3.  The scripts of released versions stay as they shipped, for
+# ALTER EXTENSION uid UPDATE from 1.0, 1.1 and 1.2 (and CREATE EXTENSION uid
+# VERSION '1.0' or '1.2').
+UID_PARTS = header generator layout uuid7 time_filter lease \
+	tickets ticket_functions counters counter_functions stats stats_view \
+	text_forms owner_read adopt tenure catch_up
+UID_UPGRADE_1_2_PARTS = from-1.2 stats_view ticket_functions counter_functions \
+	owner_read adopt tenure catch_up
+DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql
+DATA_built  = sql/uid--1.3.sql sql/uid--1.2--1.3.sql
 
 # pg_regress: every sql/*.sql that is not an install or upgrade script.
 REGRESS      = $(sort $(notdir $(basename $(filter-out sql/$(EXTENSION)--%,$(wildcard sql/*.sql)))))
@@ -97,6 +108,11 @@ test:
 
 # One suite at a time (test/run.sh runs them all against a private install
 # by passing bindir=...).
+sql/uid--1.3.sql: $(UID_PARTS:%=sql/parts/%.sql)
+	cat $^ >$@
+sql/uid--1.2--1.3.sql: $(UID_UPGRADE_1_2_PARTS:%=sql/parts/%.sql)
+	cat $^ >$@
+
 # Programs without a server (-DFRONTEND): uid-decode and the unit tests.
 # PostgreSQL's libpgcommon and libpgport give them its snprintf and
 # byte-order helpers.
@@ -115,7 +131,7 @@ test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h src/decode.c
 EXTRA_CLEAN += test/unit/ff1_test test/unit/decode_test
 
 .PHONY: check-unit
-check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS)
+check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_built)
 	test/unit/ff1_test
 	test/unit/decode_test
 	bash test/unit/uid_decode_test.sh ./uid-decode
@@ -123,12 +139,17 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS)
 	bash test/unit/file_graph.sh $(OBJS)
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
-# archive), once META.json agrees with uid.control.
+# archive) with the built install and upgrade scripts, once META.json
+# agrees with uid.control.
 UID_DIST = uid-$(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' META.json | head -n 1)
 .PHONY: dist
-dist:
+dist: $(DATA_built)
 	bash test/unit/meta_test.sh >/dev/null || { bash test/unit/meta_test.sh | grep '^not ok'; exit 1; }
-	git archive --format=zip --prefix=$(UID_DIST)/ -o $(UID_DIST).zip HEAD
+	rm -rf tmp_dist $(UID_DIST).zip && mkdir tmp_dist
+	git archive --format=tar --prefix=$(UID_DIST)/ HEAD | tar -C tmp_dist -xf -
+	cp $(DATA_built) tmp_dist/$(UID_DIST)/sql/
+	cd tmp_dist && zip -qrX ../$(UID_DIST).zip $(UID_DIST)
+	rm -rf tmp_dist
 	@echo "wrote $(UID_DIST).zip"
 
 # The manual page of uid-decode, next to the server's own.

@@ -94,3 +94,21 @@ ORDER BY p.proname;
 DROP VIEW audited_view;
 DROP MATERIALIZED VIEW audited_mv;
 DROP TABLE audited, audited_empty, audited_child, audited_big;
+
+-- A sample of no page (1e-30 of the pages) gives one total row of 0, for
+-- ids as for UUIDs.  Ids need a ledger: in the lease store's database
+-- (postgres), one made empty by hand.
+\c postgres
+CREATE EXTENSION uid;
+DO $$ BEGIN EXECUTE uid_lease_table_sql(current_user); END $$;
+CREATE TABLE audited_sample (id bigint, u uuid);
+INSERT INTO audited_sample SELECT uid_next(), uuid7() FROM generate_series(1, 1000);
+SELECT kind, worker_id, day, ids, example FROM uid_audit('audited_sample', 'id', 1e-30);
+SELECT kind, worker_id, day, ids, example FROM uid_audit('audited_sample', 'u', 1e-30);
+-- the whole table: the empty ledger explains no id
+SELECT kind, worker_id, sum(ids) FROM uid_audit('audited_sample', 'id') GROUP BY kind, worker_id ORDER BY kind;
+DROP TABLE audited_sample;
+SET client_min_messages = warning;
+DROP SCHEMA uid_lease CASCADE;
+DROP EXTENSION uid;
+\c contrib_regression

@@ -20,14 +20,16 @@
  * partitioned or inherited table, row-level security) is read through a
  * cursor of the caller's own query, so that privileges, policies,
  * inheritance and TABLESAMPLE SYSTEM (the sample) apply as to any query of
- * the caller's.  All memory is in one context per call, dropped before the
- * result is returned.
+ * the caller's.  The column is looked up only once the table is locked (a
+ * call may wait there for an ALTER TABLE that renames or retypes it), and
+ * the cursor's column must be of that type: a value is never decoded as
+ * another type than its own.  All memory is in one context per call,
+ * dropped before the result is returned.
  */
 #include "postgres.h"
 
 #include <math.h>
 
-#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/tableam.h"
 #include "catalog/pg_attribute.h"
@@ -46,7 +48,6 @@
 #include "utils/rel.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
-#include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 #include "utils/uuid.h"
@@ -263,14 +264,13 @@ AuditUuid(Audit *a, const pg_uuid_t *u)
 	}
 }
 
-/* Raises the error of an argument uid_audit() refuses. */
+/*
+ * Raises the error of an argument uid_audit() refuses.  The column is looked
+ * up later, by AuditColumn(), once the table is locked.
+ */
 static void
-AuditCheckArgs(FunctionCallInfo fcinfo, Oid *relid, char **col, AttrNumber *attnum, Oid *typid,
-			   float8 *sample)
+AuditCheckArgs(FunctionCallInfo fcinfo, Oid *relid, char **col, float8 *sample)
 {
-	HeapTuple	tup;
-	Form_pg_attribute att;
-
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -287,22 +287,59 @@ AuditCheckArgs(FunctionCallInfo fcinfo, Oid *relid, char **col, AttrNumber *attn
 	*relid = PG_GETARG_OID(0);
 	*col = NameStr(*PG_GETARG_NAME(1));
 	*sample = (float8) PG_GETARG_FLOAT4(2);
-	tup = SearchSysCacheAttName(*relid, *col);
-	if (!HeapTupleIsValid(tup) || ((Form_pg_attribute) GETSTRUCT(tup))->attnum <= 0)
+}
+
+/*
+ * The table, opened with the lock a query takes.  The call may wait here
+ * for another transaction's ALTER TABLE, which can rename, drop or retype
+ * the column: so nothing about the column is read before.
+ */
+static Relation
+AuditOpen(Oid relid)
+{
+	Relation	rel = try_relation_open(relid, AccessShareLock);
+
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid),
+				 errhint("Name an existing table; it may have been dropped while uid_audit() waited for it.")));
+	return rel;
+}
+
+/*
+ * The column's number and type, from the locked table's descriptor: the
+ * one its rows are read with, which cannot change until the audit ends.
+ */
+static void
+AuditColumn(Relation rel, const char *col, AttrNumber *attnum, Oid *typid)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	Form_pg_attribute att = NULL;
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute a = TupleDescAttr(desc, i);
+
+		if (!a->attisdropped && strcmp(NameStr(a->attname), col) == 0)
+		{
+			att = a;
+			break;
+		}
+	}
+	if (att == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of %s does not exist", *col,
-						DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(*relid)))),
+				 errmsg("column \"%s\" of %s does not exist", col,
+						DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(RelationGetRelid(rel))))),
 				 errhint("Name a bigint column of uid_next() ids or a uuid column of UUIDv7 values.")));
-	att = (Form_pg_attribute) GETSTRUCT(tup);
 	*typid = att->atttypid;
 	*attnum = att->attnum;
-	ReleaseSysCache(tup);
 	if (*typid != INT8OID && *typid != UUIDOID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column \"%s\" of %s is of type %s, not bigint or uuid", *col,
-						DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(*relid))),
+				 errmsg("column \"%s\" of %s is of type %s, not bigint or uuid", col,
+						DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(RelationGetRelid(rel)))),
 						format_type_be(*typid)),
 				 errhint("uid_audit() reads uid_next() ids (bigint) or UUIDv7 values (uuid).")));
 }
@@ -387,6 +424,20 @@ AuditScanQuery(Audit *a, Oid relid, const char *col, Oid typid, float8 sample)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	portal = SPI_cursor_open_with_args(NULL, sql.data, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
+	/*
+	 * The query finds the table by its names, not by the locked table's OID:
+	 * if they now lead elsewhere (a schema renamed meanwhile), its column
+	 * may be of another type than the one decoded for.
+	 */
+	if (portal->tupDesc == NULL || portal->tupDesc->natts != 1 ||
+		TupleDescAttr(portal->tupDesc, 0)->atttypid != typid)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("uid_audit() read column \"%s\" of %s as type %s, but the query of it returned %s",
+						col, quote_qualified_identifier(nsp, rel), format_type_be(typid),
+						portal->tupDesc == NULL || portal->tupDesc->natts != 1 ? "no single column" :
+						format_type_be(TupleDescAttr(portal->tupDesc, 0)->atttypid)),
+				 errhint("The table or its schema changed while uid_audit() ran; call it again.")));
 	for (;;)
 	{
 		SPITupleTable *tt;
@@ -467,6 +518,9 @@ AuditReturn(Audit *a, ReturnSetInfo *rsinfo, Oid typid)
 		if (groups[i]->n_future > 0)
 			AuditEmit(rsinfo, "future", groups[i]->worker, true, groups[i]->day + day0,
 					  groups[i]->n_future, psprintf(INT64_FORMAT, groups[i]->min_future));
+	/* nothing read (an empty table or sample): one total, as for UUIDs */
+	if (n == 0)
+		AuditEmit(rsinfo, "total", -1, false, 0, 0, NULL);
 	for (i = 0; i < n;)
 	{
 		int32		w = groups[i]->worker;
@@ -502,7 +556,9 @@ uid_audit(PG_FUNCTION_ARGS)
 	HASHCTL		hctl;
 	TimestampTz now;
 
-	AuditCheckArgs(fcinfo, &relid, &col, &attnum, &typid, &sample);
+	AuditCheckArgs(fcinfo, &relid, &col, &sample);
+	rel = AuditOpen(relid);
+	AuditColumn(rel, col, &attnum, &typid);
 	InitMaterializedSRF(fcinfo, 0);
 
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "uid_audit", ALLOCSET_DEFAULT_SIZES);
@@ -520,7 +576,6 @@ uid_audit(PG_FUNCTION_ARGS)
 	a->until_ms = UidTimestamptzToUnixMs(now) + uid_lease_max_clock_skew_ms - UID_EPOCH_MS;
 	a->until_ts = now + (TimestampTz) uid_lease_max_clock_skew_ms * 1000;
 
-	rel = relation_open(relid, AccessShareLock);
 	if (AuditDirect(rel, attnum, sample))
 		AuditScanTable(a, rel, attnum, typid);
 	else

@@ -213,5 +213,7 @@ extern void UidConnCommit(void);
 extern void UidConnAbortAfterError(void);
 extern void UidConnSetFinal(void);
 extern UidConnRows *UidConnExec(const char *sql, int nparams, const char *const *params);
+extern UidConnRows *UidConnExecSecond(const char *sql, int nparams, const char *const *params,
+									  char **why);
 
 #endif							/* UID_LEASE_H */

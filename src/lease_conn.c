@@ -3,7 +3,9 @@
  *		The lease worker's session with its store: in-process through SPI (a
  *		database of this server) or over libpq (uid.lease_conninfo).  The
  *		statements come from lease_store.c as text with text parameters and
- *		return rows of text, so that one text serves both paths.
+ *		return rows of text, so that one text serves both paths.  Remote, a
+ *		second connection is opened for one statement at the start of each
+ *		session (UidConnExecSecond), to tell a pooler from a server session.
  *
  * Remote, nothing blocks: the connection is made with PQconnectStartParams
  * and PQconnectPoll, and each statement is sent asynchronously; every wait
@@ -37,6 +39,7 @@
 
 #include "compat.h"
 #include "lease.h"
+#include "pq_wait.h"
 
 /* Most parameters of one statement on the local path (the remote path has no limit). */
 #define UID_CONN_MAX_PARAMS		16
@@ -46,6 +49,7 @@
 
 static bool conn_remote = false;
 static PGconn *conn = NULL;
+static PGconn *conn_second = NULL;	/* UidConnExecSecond's session, while it runs */
 static PGresult *conn_result = NULL;
 static bool conn_final = false;
 static MemoryContext conn_caller_cxt = NULL;
@@ -95,6 +99,16 @@ UidConnClearResult(void)
 	conn_result = NULL;
 }
 
+/* Closes one remote connection (*c: conn or conn_second), if open. */
+static void
+UidConnDrop(PGconn **c)
+{
+	UidConnClearResult();
+	if (*c != NULL)
+		PQfinish(*c);
+	*c = NULL;
+}
+
 /*
  * Drops the remote session (a no-op for the local transport); the next
  * UidConnOpen makes a new one.
@@ -102,19 +116,17 @@ UidConnClearResult(void)
 void
 UidConnClose(void)
 {
-	UidConnClearResult();
-	if (conn != NULL)
-		PQfinish(conn);
-	conn = NULL;
+	UidConnDrop(&conn_second);
+	UidConnDrop(&conn);
 }
 
-/* Raises the error of a failed remote operation; the connection is dropped. */
+/* Raises the error of a failed remote operation; the connection *c is dropped. */
 static void
-UidConnFail(UidLeaseFailure kind, const char *what)
+UidConnFail(PGconn **c, UidLeaseFailure kind, const char *what)
 {
-	char	   *msg = conn ? pchomp(PQerrorMessage(conn)) : pstrdup("out of memory");
+	char	   *msg = *c ? pchomp(PQerrorMessage(*c)) : pstrdup("out of memory");
 
-	UidConnClose();
+	UidConnDrop(c);
 	ereport(ERROR,
 			(errcode(kind == UID_FAIL_CONNECT ? ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION :
 					 ERRCODE_CONNECTION_FAILURE),
@@ -123,39 +135,37 @@ UidConnFail(UidLeaseFailure kind, const char *what)
 }
 
 /*
- * Waits until the socket is ready for socket_event, the deadline passes
- * (ERROR), or the latch is set: then interrupts are served (a cancel raises
- * an ERROR) and a shutdown request ends the wait (ERROR) unless this is the
- * final release.  Returns whether the socket is ready.
+ * A wait's latch: interrupts are served (a cancel raises an ERROR), and a
+ * shutdown request ends the wait unless this is the final release.
  */
 static bool
-UidConnWait(int socket_event, TimestampTz deadline, uint32 wait_event, const char *what)
+UidConnLatchCheck(void *arg)
 {
-	long		left_ms = (long) ((deadline - GetCurrentTimestamp()) / 1000);
-	int			rc;
+	CHECK_FOR_INTERRUPTS();
+	return ShutdownRequestPending && !conn_final;
+}
 
-	if (left_ms <= 0)
+/*
+ * Raises the ERROR of a wait on *c that did not end with its socket ready
+ * (UidPqWait, UidPqConnectPoll); *c is dropped, and at a shutdown every
+ * connection is closed.
+ */
+static void
+UidConnWaitFailed(PGconn **c, UidPqWaitResult r, UidLeaseFailure kind, const char *what)
+{
+	if (r == UID_PQ_FAILED)
+		UidConnFail(c, kind, what);
+	if (r == UID_PQ_STOPPED)
 	{
 		UidConnClose();
 		ereport(ERROR,
-				(errcode(ERRCODE_CONNECTION_FAILURE),
-				 errmsg("%s: no answer from the uid lease store within %d ms", what, UidConnTimeoutMs())));
+				(errcode(ERRCODE_ADMIN_SHUTDOWN),
+				 errmsg("%s: interrupted, the uid lease worker is shutting down", what)));
 	}
-	rc = WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH | socket_event,
-						   PQsocket(conn), left_ms, wait_event);
-	if (rc & WL_LATCH_SET)
-	{
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-		if (ShutdownRequestPending && !conn_final)
-		{
-			UidConnClose();
-			ereport(ERROR,
-					(errcode(ERRCODE_ADMIN_SHUTDOWN),
-					 errmsg("%s: interrupted, the uid lease worker is shutting down", what)));
-		}
-	}
-	return (rc & socket_event) != 0;
+	UidConnDrop(c);
+	ereport(ERROR,
+			(errcode(ERRCODE_CONNECTION_FAILURE),
+			 errmsg("%s: no answer from the uid lease store within %d ms", what, UidConnTimeoutMs())));
 }
 
 /* When the statement or connection attempt starting now must be done. */
@@ -165,9 +175,9 @@ UidConnDeadline(void)
 	return GetCurrentTimestamp() + (TimestampTz) UidConnTimeoutMs() * 1000;
 }
 
-/* Connects to uid.lease_conninfo without blocking. */
+/* Connects *c to uid.lease_conninfo without blocking. */
 static void
-UidConnConnect(void)
+UidConnConnect(PGconn **c)
 {
 	/*
 	 * Defaults first: values in the conninfo (expanded from dbname) win.
@@ -180,23 +190,15 @@ UidConnConnect(void)
 	const char *const vals[] = {"uid lease worker", "read-write",
 	UID_LIBPQ_PROTOCOL_VALUE uid_lease_conninfo, NULL};
 	TimestampTz deadline = UidConnDeadline();
-	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 	UidLeaseFailureScope scope;
+	UidPqWaitResult r;
 
-	conn = PQconnectStartParams(keys, vals, 1);
-	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
-		UidConnFail(UID_FAIL_CONNECT, "could not connect to the uid lease store");
+	*c = PQconnectStartParams(keys, vals, 1);
 	/* a wait cut short (deadline, cancel, shutdown) is a failure to connect */
 	UidLeaseFailureScopeEnter(&scope, UID_FAIL_CONNECT);
-	while (status != PGRES_POLLING_OK)
-	{
-		int			event = status == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
-
-		if (status == PGRES_POLLING_FAILED)
-			UidConnFail(UID_FAIL_CONNECT, "could not connect to the uid lease store");
-		if (UidConnWait(event, deadline, UidWaitStoreConnect(), "could not connect to the uid lease store"))
-			status = PQconnectPoll(conn);
-	}
+	r = UidPqConnectPoll(*c, deadline, UidWaitStoreConnect(), UidConnLatchCheck, NULL);
+	if (r != UID_PQ_READY)
+		UidConnWaitFailed(c, r, UID_FAIL_CONNECT, "could not connect to the uid lease store");
 	UidLeaseFailureScopeLeave(&scope);
 }
 
@@ -211,7 +213,7 @@ UidConnOpen(void)
 	if (!conn_remote || (conn != NULL && PQstatus(conn) == CONNECTION_OK))
 		return false;
 	UidConnClose();
-	UidConnConnect();
+	UidConnConnect(&conn);
 	return true;
 }
 
@@ -228,9 +230,9 @@ UidConnRowsNew(MemoryContext cxt, int nrows, int ncols)
 	return r;
 }
 
-/* Reads every result of the statement in flight; keeps the last in conn_result. */
+/* Reads every result of the statement in flight on *c; keeps the last in conn_result. */
 static void
-UidConnReadResults(void)
+UidConnReadResults(PGconn **c)
 {
 	TimestampTz deadline = UidConnDeadline();
 
@@ -238,14 +240,17 @@ UidConnReadResults(void)
 	{
 		PGresult   *res;
 
-		while (PQisBusy(conn))
+		while (PQisBusy(*c))
 		{
-			if (UidConnWait(WL_SOCKET_READABLE, deadline, UidWaitStoreStatement(),
-							"uid lease store statement") &&
-				!PQconsumeInput(conn))
-				UidConnFail(UID_FAIL_CONNECT, "lost the connection to the uid lease store");
+			UidPqWaitResult r = UidPqWait(*c, WL_SOCKET_READABLE, deadline, UidWaitStoreStatement(),
+										  UidConnLatchCheck, NULL);
+
+			if (r != UID_PQ_READY)
+				UidConnWaitFailed(c, r, UID_FAIL_CONNECT, "uid lease store statement");
+			if (!PQconsumeInput(*c))
+				UidConnFail(c, UID_FAIL_CONNECT, "lost the connection to the uid lease store");
 		}
-		res = PQgetResult(conn);
+		res = PQgetResult(*c);
 		if (res == NULL)
 			return;
 		UidConnClearResult();
@@ -254,24 +259,25 @@ UidConnReadResults(void)
 }
 
 /*
- * Runs one statement over libpq.  A failure keeps the store's SQLSTATE,
- * so the worker can act on it (a read-only store after a failover).
+ * Runs one statement over libpq on *c (conn or conn_second).  A failure
+ * keeps the store's SQLSTATE, so the worker can act on it (a read-only
+ * store after a failover).
  */
 static UidConnRows *
-UidConnExecRemote(const char *sql, int nparams, const char *const *params)
+UidConnExecRemote(PGconn **c, const char *sql, int nparams, const char *const *params)
 {
 	ExecStatusType st;
 	UidConnRows *rows;
 
 	UidConnClearResult();
-	if (!PQsendQueryParams(conn, sql, nparams, NULL, params, NULL, NULL, 0))
-		UidConnFail(UID_FAIL_CONNECT, "could not send a statement to the uid lease store");
-	UidConnReadResults();
+	if (!PQsendQueryParams(*c, sql, nparams, NULL, params, NULL, NULL, 0))
+		UidConnFail(c, UID_FAIL_CONNECT, "could not send a statement to the uid lease store");
+	UidConnReadResults(c);
 	st = conn_result ? PQresultStatus(conn_result) : PGRES_FATAL_ERROR;
 	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
 	{
 		char	   *msg = pchomp(conn_result ? PQresultErrorMessage(conn_result) :
-								 PQerrorMessage(conn));
+								 PQerrorMessage(*c));
 		const char *state = conn_result ? PQresultErrorField(conn_result, PG_DIAG_SQLSTATE) : NULL;
 		int			sqlstate = ERRCODE_CONNECTION_FAILURE;
 
@@ -290,6 +296,46 @@ UidConnExecRemote(const char *sql, int nparams, const char *const *params)
 			if (!PQgetisnull(conn_result, i, j))
 				UidConnValue(rows, i, j) = pstrdup(PQgetvalue(conn_result, i, j));
 	UidConnClearResult();
+	return rows;
+}
+
+/*
+ * Runs one statement in a second, short-lived session with the store (a
+ * new connection to uid.lease_conninfo beside the open one), so that
+ * lease_store.c can ask which server session a second client is served
+ * by.  Returns NULL, with the reason in *why, if that session cannot be
+ * had in time or the statement fails: a store may allow the lease role
+ * one connection only, and a pooler in session mode may have no server
+ * session to spare.  A cancel or the shutdown request is raised as usual.
+ */
+UidConnRows *
+UidConnExecSecond(const char *sql, int nparams, const char *const *params, char **why)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	UidConnRows *volatile rows = NULL;
+
+	Assert(conn_remote);
+	*why = NULL;
+	PG_TRY();
+	{
+		UidConnConnect(&conn_second);
+		rows = UidConnExecRemote(&conn_second, sql, nparams, params);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
+			PG_RE_THROW();
+		FlushErrorState();
+		*why = edata->message ? pstrdup(edata->message) : pstrdup("unknown error");
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+	UidConnDrop(&conn_second);
 	return rows;
 }
 
@@ -338,7 +384,7 @@ UidConnRows *
 UidConnExec(const char *sql, int nparams, const char *const *params)
 {
 	if (conn_remote)
-		return UidConnExecRemote(sql, nparams, params);
+		return UidConnExecRemote(&conn, sql, nparams, params);
 	return UidConnExecLocal(sql, nparams, params);
 }
 
@@ -354,7 +400,7 @@ UidConnBegin(void)
 	if (conn_remote)
 	{
 		/* what the store's defaults might say otherwise */
-		(void) UidConnExecRemote("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", 0, NULL);
+		(void) UidConnExecRemote(&conn, "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", 0, NULL);
 		return;
 	}
 	SetCurrentStatementStartTimestamp();
@@ -370,7 +416,7 @@ UidConnCommit(void)
 {
 	if (conn_remote)
 	{
-		(void) UidConnExecRemote("COMMIT", 0, NULL);
+		(void) UidConnExecRemote(&conn, "COMMIT", 0, NULL);
 		return;
 	}
 	SPI_finish();

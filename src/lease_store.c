@@ -13,9 +13,11 @@
  * Sessions: the remote path pins the settings in every transaction (SET
  * LOCAL), so that nothing leaks to other clients of a pooled connection, and
  * checks there that the store session is still the server session it opened
- * (pg_backend_pid()) and holds no other worker id's advisory lock: a
- * connection pooler in transaction or statement mode is refused
- * (UID_FAIL_POOLED), since advisory locks mean nothing through it.
+ * (pg_backend_pid()) and holds no other worker id's advisory lock; and each
+ * new session is checked first with a second connection, which must be
+ * served by a server session of its own: a connection pooler in
+ * transaction or statement mode is refused (UID_FAIL_POOLED), since
+ * advisory locks mean nothing through it.
  *
  * Failover (docs/leases.md, "Running the store highly available"): every
  * acquisition draws a random fencing token, and renewals and releases
@@ -361,6 +363,88 @@ UidStorePinTransaction(void)
 }
 
 /*
+ * The server process that serves a connection, and when its server
+ * started (microseconds since 1970, as an integer: the same text in any
+ * session), so that equal pids of two servers (hosts of a multi-host
+ * conninfo) are not taken for one.
+ */
+#define UID_SQL_SERVER_PROCESS \
+	"SELECT pg_catalog.pg_backend_pid(), (pg_catalog.date_part('epoch'::pg_catalog.text," \
+	" pg_catalog.pg_postmaster_start_time()) OPERATOR(pg_catalog.*) 1000000::pg_catalog.float8)::pg_catalog.int8"
+
+/*
+ * The statement a second connection to the store runs: its server process
+ * as above, and how many worker ids' advisory locks (of the lease schema,
+ * $1) that server session holds.
+ */
+#define UID_SQL_SECOND_SESSION \
+	UID_SQL_SERVER_PROCESS ", (SELECT pg_catalog.count(*) FROM pg_catalog.pg_locks AS k" \
+	" WHERE k.locktype OPERATOR(pg_catalog.=) 'advisory'::pg_catalog.text AND k.granted" \
+	" AND k.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid()" \
+	" AND k.classid OPERATOR(pg_catalog.=) pg_catalog.hashtext($1::pg_catalog.text)::pg_catalog.oid" \
+	" AND k.objsubid OPERATOR(pg_catalog.=) 2::pg_catalog.int2)"
+
+/* The last reason the second connection could not be had (logged once each). */
+static char store_second_failed[256] = "";
+
+/*
+ * Remote, first thing in each new store session: is it one server session
+ * of its own?  From inside one connection, a pooler in transaction or
+ * statement mode that keeps serving a lone client from one server session
+ * looks exactly like a direct connection, so a second client is asked:
+ * the first connection reads its server process and its server's start
+ * (an autocommit statement, which a pooler in statement mode allows too),
+ * and right after it, with the first connection idle, a second connection
+ * to uid.lease_conninfo reads its own.  A direct connection or a pooler in session mode gives
+ * the second client a server process of its own, which holds no lease's
+ * advisory lock; a pooler in transaction or statement mode hands it an
+ * idle server session, the one the first connection was just served by
+ * (pgbouncer reuses the most recently used first; with
+ * server_round_robin, the first connection's own transactions take turns
+ * over the pool, and one of those before the first acquisition runs in
+ * another server process, which UidStorePinTransaction refuses), or one
+ * that another generator's lock stays with: refused (UID_FAIL_POOLED).  If the second
+ * connection cannot be had (a connection limit, a pooler in session mode
+ * with no server session to spare), the check is inconclusive: logged,
+ * and the checks in every transaction remain.
+ */
+static void
+UidStoreCheckOwnSession(void)
+{
+	const char *params[1] = {uid_lease_schema};
+	UidConnRows *r;
+	char	   *why = NULL;
+	int			pid;
+	int64		started;
+	int64		locks;
+
+	r = UidConnExec(UID_SQL_SERVER_PROCESS, 0, NULL);
+	store_session_pid = (int) UidStoreInt(r, 0, 0, 1, INT_MAX, "pg_backend_pid()");
+	started = UidStoreInt(r, 0, 1, PG_INT64_MIN, PG_INT64_MAX, "pg_postmaster_start_time()");
+	r = UidConnExecSecond(UID_SQL_SECOND_SESSION, 1, params, &why);
+	if (r == NULL)
+	{
+		if (strncmp(store_second_failed, why, sizeof(store_second_failed) - 1) != 0)
+			ereport(LOG,
+					(errmsg("uid: could not open a second connection to the lease store to check that the first is a server session of its own: %s",
+							why),
+					 errdetail("The lease worker checks in every transaction that its server session does not change.")));
+		strlcpy(store_second_failed, why, sizeof(store_second_failed));
+		return;
+	}
+	store_second_failed[0] = '\0';
+	pid = (int) UidStoreInt(r, 0, 0, 1, INT_MAX, "pg_backend_pid() of a second connection");
+	locks = UidStoreInt(r, 0, 2, 0, UID_MAX_WORKER + 1, "advisory locks of a second connection");
+	if (pid == store_session_pid &&
+		UidStoreInt(r, 0, 1, PG_INT64_MIN, PG_INT64_MAX, "pg_postmaster_start_time() of a second connection") == started)
+		UidStoreRefusePooled(psprintf("a second connection to uid.lease_conninfo is served by server process %d, "
+									  "the one serving the first connection", pid));
+	if (locks > 0)
+		UidStoreRefusePooled(psprintf("a second connection to uid.lease_conninfo is served by a server session "
+									  "that holds the advisory locks of %lld worker ids", (long long) locks));
+}
+
+/*
  * Who we are in the store, and whether the store is this very server (its
  * postmaster started at our start time, and its backend is one of ours).
  */
@@ -509,6 +593,7 @@ UidStoreOpen(UidStoreSession *session)
 	{
 		store_table_checked = false;
 		store_session_pid = 0;
+		UidStoreCheckOwnSession();
 		UidStoreReadIdentity(session);
 		if (session->is_this_server)
 			return;

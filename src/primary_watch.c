@@ -48,6 +48,7 @@
 #include "utils/guc.h"
 
 #include "compat.h"
+#include "pq_wait.h"
 #include "primary_watch.h"
 #include "uid.h"
 
@@ -136,34 +137,35 @@ UidPrimaryWatchFloorMs(int worker, int *primary_worker)
 	return Min(Max(s.reserved_ms, end_ms + s.offset_ms - UID_EPOCH_MS), UID_MAX_TIME);
 }
 
+/* A wait's latch: a shutdown request ends it (and the worker). */
+static bool
+UidWatchLatchCheck(void *arg)
+{
+	return ShutdownRequestPending;
+}
+
+/* When a question asked now must have its answer. */
+static TimestampTz
+UidWatchDeadline(void)
+{
+	return GetCurrentTimestamp() + (TimestampTz) UID_WATCH_TIMEOUT_MS * 1000;
+}
+
 /*
  * Waits until conn's socket is ready for event or the deadline passes;
  * a shutdown request ends the worker.  False on timeout.
  */
 static bool
-UidWatchWait(PGconn *conn, int event, int64 deadline_ms)
+UidWatchWait(PGconn *conn, int event, TimestampTz deadline)
 {
-	for (;;)
-	{
-		int64		left = deadline_ms - UidClockNowUnixMs();
-		int			rc;
+	UidPqWaitResult r = UidPqWait(conn, event, deadline, UidWaitPrimaryWatch(), UidWatchLatchCheck, NULL);
 
-		if (left <= 0)
-			return false;
-		rc = WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH | event,
-							   PQsocket(conn), (long) left, UidWaitPrimaryWatch());
-		if (rc & WL_LATCH_SET)
-		{
-			ResetLatch(MyLatch);
-			if (ShutdownRequestPending)
-			{
-				PQfinish(conn);
-				proc_exit(0);
-			}
-		}
-		if (rc & event)
-			return true;
+	if (r == UID_PQ_STOPPED)
+	{
+		PQfinish(conn);
+		proc_exit(0);
 	}
+	return r == UID_PQ_READY;
 }
 
 /*
@@ -176,33 +178,21 @@ UidWatchConnect(const char *conninfo, char *error, size_t errlen)
 	/* primary_conninfo first: the values after it win */
 	const char *const keys[] = {"dbname", "replication", "application_name", NULL};
 	const char *const vals[] = {conninfo, "true", "uid primary watch", NULL};
-	int64		deadline = UidClockNowUnixMs() + UID_WATCH_TIMEOUT_MS;
-	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 	PGconn	   *conn = PQconnectStartParams(keys, vals, 1);
+	UidPqWaitResult r = UidPqConnectPoll(conn, UidWatchDeadline(), UidWaitPrimaryWatch(),
+										 UidWatchLatchCheck, NULL);
 
-	/* a connection that failed at once has no socket to wait on */
-	if (conn != NULL && PQstatus(conn) == CONNECTION_BAD)
-		status = PGRES_POLLING_FAILED;
-	while (conn != NULL && status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
+	if (r == UID_PQ_READY)
+		return conn;
+	if (r == UID_PQ_STOPPED)
 	{
-		if (PQsocket(conn) < 0)
-			break;
-		if (!UidWatchWait(conn, status == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE,
-						  deadline))
-		{
-			strlcpy(error, "no answer within the timeout", errlen);
-			PQfinish(conn);
-			return NULL;
-		}
-		status = PQconnectPoll(conn);
-	}
-	if (conn == NULL || PQstatus(conn) != CONNECTION_OK)
-	{
-		strlcpy(error, conn ? PQerrorMessage(conn) : "out of memory", errlen);
 		PQfinish(conn);
-		return NULL;
+		proc_exit(0);
 	}
-	return conn;
+	strlcpy(error, r == UID_PQ_TIMEOUT ? "no answer within the timeout" :
+			conn ? PQerrorMessage(conn) : "out of memory", errlen);
+	PQfinish(conn);
+	return NULL;
 }
 
 /*
@@ -214,7 +204,7 @@ static bool
 UidWatchAsk(PGconn *conn, char *value, size_t valuelen, int64 *asked_ms,
 			char *error, size_t errlen)
 {
-	int64		deadline = UidClockNowUnixMs() + UID_WATCH_TIMEOUT_MS;
+	TimestampTz deadline = UidWatchDeadline();
 	PGresult   *res;
 	bool		ok = false;
 

@@ -26,6 +26,12 @@
 #                           a version whose sources are missing fails the run
 #                           (.ci/run sets it); without it, such a version is
 #                           skipped, and so is a pg_upgrade pair that needs it
+#   UID_JOBS=3              how many versions run at once (default 3); each
+#                           version's output is shown whole when it ends
+#                           (UID_JOBS=1: one after another, as it comes)
+#   UID_TAP_JOBS=3          how many Perl TAP files of a version run at once
+#                           (default 3; prove -j), the slowest first
+#   UID_PROVE_FLAGS="-v"    more options for prove
 #   UID_CITUS_VERSION=17    the version whose private install gets Citus,
 #                           built by test/build-citus.sh from ../shared/citus
 #                           (UID_CITUS_SOURCES); the tests see it in
@@ -36,6 +42,9 @@
 # The Perl TAP test of pg_upgrade (test/t/081_pg_upgrade.pl) upgrades from
 # older versions to the version under test: 15 -> 18, 17 -> 18 and 16 -> 19
 # (UID_UPGRADE_PAIRS); the older servers are built too if needed.
+#
+# The run ends with a table of the wall time of each version and of each of
+# its suites, and of the model (UID_TIMING_FILE=path: a copy of it there).
 #
 # Each version runs in its own copy of the tree under /tmp/uid-test.*/NN,
 # with the extension installed into a private copy of that server
@@ -73,7 +82,7 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	# run_suite NAME FUNCTION: runs it, shows its output, and records
 	# "NAME|ok or FAILED|what it counted" in $summary
 	run_suite() {
-		local name=$1 fn=$2 log status
+		local name=$1 fn=$2 log status start=$SECONDS
 		log=$top/tmp_$fn.log
 		echo
 		echo "=== $name"
@@ -81,12 +90,13 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 		"$fn" 2>&1 | tee "$log"
 		status=${PIPESTATUS[0]}
 		set -e
+		start=$((SECONDS - start))
 		if [ "$status" = 0 ]; then
-			echo "=== $name: ok"
-			echo "$name|ok|$(uid_count_tests "$log")" >>"$summary"
+			echo "=== $name: ok ($start s)"
+			echo "$name|ok|$(uid_count_tests "$log")|$start" >>"$summary"
 		else
-			echo "=== $name: FAILED"
-			echo "$name|FAILED|$(uid_count_tests "$log")" >>"$summary"
+			echo "=== $name: FAILED ($start s)"
+			echo "$name|FAILED|$(uid_count_tests "$log")|$start" >>"$summary"
 			failed=1
 		fi
 	}
@@ -108,10 +118,38 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	suite_pgtap() {
 		bash test/pgtap.sh
 	}
+	# The Perl TAP files, the slowest first (measured with prove --timer:
+	# every version's log shows each file's time), so that, UID_TAP_JOBS
+	# at once, the files that start last are short ones.
+	tap_files() {
+		local slow=" 024_store_failover.pl 028_tenure_ledger.pl 021_lease_remote.pl 029_static_registration.pl 026_lease_memory.pl 064_patroni_shared_id.pl 074_lease_store_sessions.pl 120_adopt_clients.pl 050_uuid7.pl 020_lease_local.pl 003_crash_clock.pl 005_hwm_floors.pl " f
+		for f in $slow; do [ ! -f "test/t/$f" ] || echo "test/t/$f"; done
+		for f in test/t/*.pl; do [[ "$slow" == *" ${f#test/t/} "* ]] || echo "$f"; done
+	}
+	# --merge: a file's diagnostics (stderr) join its TAP stream.  Without
+	# it, prove -j, reading a file that wrote to stderr, waits for that
+	# file's next line on stdout and runs nothing else meanwhile (a failed
+	# test then polling for minutes held up all the others).  The
+	# diagnostics are in tmp_check/log, shown below for a file that failed.
 	suite_tap() {
-		uid_make installcheck-tap ${UID_PROVE_TESTS:+PROVE_TESTS="$UID_PROVE_TESTS"} && return 0
-		for f in tmp_check/log/regress_log_*; do
-			[ -f "$f" ] && { echo "--- tail of $f"; tail -n 60 "$f"; }
+		local out=$top/tmp_prove.out f status
+		# PostgreSQL 17 and later copy one data directory made here
+		# (INITDB_TEMPLATE) where a test's node would run initdb without
+		# options: the same files, a fraction of the CPU
+		if grep -qs INITDB_TEMPLATE "$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/perl/PostgreSQL/Test/Cluster.pm"; then
+			rm -rf "$top/tmp_initdb_template"
+			initdb -A trust -N --no-instructions --lc-messages=C -D "$top/tmp_initdb_template" >/dev/null
+			export INITDB_TEMPLATE=$top/tmp_initdb_template
+		fi
+		uid_make installcheck-tap \
+			PROVE_FLAGS="-I test/t --timer --merge -j ${UID_TAP_JOBS:-3} ${UID_PROVE_FLAGS:-}" \
+			PROVE_TESTS="${UID_PROVE_TESTS:-$(tap_files | paste -sd ' ' -)}" 2>&1 | tee "$out"
+		status=${PIPESTATUS[0]}
+		[ "$status" != 0 ] || return 0
+		# the end of the log of each file that failed (prove's summary names them)
+		for f in $(sed -nE 's/^(test\/t\/)?([0-9A-Za-z_]+)\.pl +\(Wstat.*/\2/p' "$out"); do
+			f=tmp_check/log/regress_log_$f
+			[ ! -f "$f" ] || { echo "--- tail of $f"; tail -n 60 "$f"; }
 		done
 		return 1
 	}
@@ -155,21 +193,6 @@ pg_config_of() {
 	fi
 }
 
-# Citus for version $1, when it is UID_CITUS_VERSION (default 17) and the
-# Perl TAP suite runs: prints the directory test/build-citus.sh made (empty
-# for other versions); without the Citus sources, one line says so and the
-# version runs without it, unless UID_REQUIRE_ALL_VERSIONS=1.  Fails if the
-# build fails.
-citus_dir_of() {
-	[ -z "$explicit_pg_config" ] && [ "$1" = "${UID_CITUS_VERSION:-17}" ] || return 0
-	[ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" tap "* ]] || return 0
-	if [ "${UID_REQUIRE_ALL_VERSIONS:-}" != 1 ] && ! bash "$top/test/build-citus.sh" --check "$1"; then
-		echo "no Citus on PostgreSQL $1 (no sources here): to add it, put citus-*.tar.xz in $(cd "$top/.." && pwd)/shared/citus or set UID_CITUS_SOURCES to its directory" >&2
-		return 0
-	fi
-	bash "$top/test/build-citus.sh" "$1"
-}
-
 # the versions that 081_pg_upgrade.pl upgrades to $1 from
 upgrade_sources_of() {
 	local pair
@@ -201,45 +224,71 @@ done)
 
 work=$(mktemp -d "${UID_TEST_TMP:-/tmp}/uid-test.XXXXXX")
 chmod 755 "$work"
+# The versions run at once (UID_JOBS): each has its own copy, install and
+# servers, and every port a Perl TAP test takes (PostgreSQL::Test::Cluster's
+# get_free_port: servers, etcd, Patroni, pgbouncer, the exporter) is
+# reserved in this one directory, so that two versions never pick the same.
+port_dir=$work/portlock
+mkdir -p "$port_dir"
+chmod 1777 "$port_dir"
 
 # Build the servers that Debian lacks in the background, in version order,
 # while the suites run on the versions already there: the suites mostly
 # wait, the builds mostly compute.  test/build-pg.sh takes one lock per
-# version, so the loop below, asking for a version being built, waits for
-# that build and then reuses it (or builds it itself if it failed here).
+# version, so a version asking for a server being built waits for that
+# build and then reuses it (or builds it itself if it failed here).
+# Citus is built (test/build-citus.sh) for one version, UID_CITUS_VERSION
+# (default 17), when the Perl TAP suite runs there; without its sources
+# that version runs without it (one line says so), unless
+# UID_REQUIRE_ALL_VERSIONS=1.
+citus_version=
+citus_note=
+if [ -z "$explicit_pg_config" ] && [[ " $versions " == *" ${UID_CITUS_VERSION:-17} "* ]] &&
+	[ -z "${missing[${UID_CITUS_VERSION:-17}]:-}" ] &&
+	{ [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" tap "* ]]; }; then
+	citus_version=${UID_CITUS_VERSION:-17}
+	if [ "${UID_REQUIRE_ALL_VERSIONS:-}" != 1 ] && ! bash "$top/test/build-citus.sh" --check "$citus_version"; then
+		citus_note="no Citus on PostgreSQL $citus_version (no sources here): to add it, put citus-*.tar.xz in $(cd "$top/.." && pwd)/shared/citus or set UID_CITUS_SOURCES to its directory"
+		echo "$citus_note"
+		citus_version=
+	fi
+fi
 if [ -z "$explicit_pg_config" ]; then
 	to_build=$(for v in $versions; do echo "$v"; upgrade_sources_of "$v"; done | sort -nu |
 		while read -r v; do
 			[ -n "${missing[$v]:-}" ] || debian_pg_config_of "$v" >/dev/null || echo "$v"
 		done)
 	if [ -n "$to_build" ]; then
-		(for v in $to_build; do bash "$top/test/build-pg.sh" "$v" >/dev/null || true; done) &
+		(
+			for v in $to_build; do bash "$top/test/build-pg.sh" "$v" >/dev/null || true; done
+			[ -z "$citus_version" ] || bash "$top/test/build-citus.sh" "$citus_version" >/dev/null || true
+		) &
 	fi
 fi
 # The model of the lease protocol (spin, test/model/check.sh) depends on no
 # server: it runs once, in the background beside the suites (it computes,
 # they mostly wait), and its outcome joins the summary.
 model_pid=
+model_start=$SECONDS
 if [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" model "* ]]; then
-	bash "$top/test/model/check.sh" >"$work/model.log" 2>&1 &
+	(
+		if bash "$top/test/model/check.sh" >"$work/model.log" 2>&1; then status=0; else status=$?; fi
+		echo "$((SECONDS - model_start))" >"$work/model.seconds"
+		exit "$status"
+	) &
 	model_pid=$!
 fi
-overall=0
-for v in $versions; do
-	echo
-	echo "################ PostgreSQL $v"
-	start=$SECONDS
-	if [ -n "${missing[$v]:-}" ]; then
-		result[$v]="skipped"
-		line[$v]="no sources of PostgreSQL $v (below)"
-		echo "skipped: no sources"
-		continue
-	fi
+
+# One version, in the background: its output goes to $work/$v.log (shown
+# whole when it ends), its outcome to $work/$v.result ("ok|line",
+# "FAILED|line"), its suites' "name|outcome|counts|seconds" to
+# $work/$v.summary.
+test_version() {
+	local v=$1 start=$SECONDS pc from from_pcs f server dir status suites citus_dir
+	local -a env
 	if ! pc=$(pg_config_of "$v"); then
-		result[$v]="FAILED"
-		line[$v]="could not build the server (test/build-pg.sh $v)"
-		overall=1
-		continue
+		echo "FAILED|could not build the server (test/build-pg.sh $v)" >"$work/$v.result"
+		return
 	fi
 	from=
 	from_pcs=
@@ -247,22 +296,15 @@ for v in $versions; do
 		from=$(upgrade_sources_of "$v" | paste -sd ' ' -)
 		for f in $from; do
 			if ! from_pcs+=" $(pg_config_of "$f")"; then
-				from_pcs=failed
-				break
+				echo "FAILED|could not build the servers to upgrade from ($from)" >"$work/$v.result"
+				return
 			fi
 		done
 	fi
-	if [ "$from_pcs" = failed ]; then
-		result[$v]="FAILED"
-		line[$v]="could not build the servers to upgrade from ($from)"
-		overall=1
-		continue
-	fi
-	if ! citus_dir=$(citus_dir_of "$v"); then
-		result[$v]="FAILED"
-		line[$v]="could not build Citus (test/build-citus.sh $v)"
-		overall=1
-		continue
+	citus_dir=
+	if [ "$v" = "$citus_version" ] && ! citus_dir=$(bash "$top/test/build-citus.sh" "$v"); then
+		echo "FAILED|could not build Citus (test/build-citus.sh $v)" >"$work/$v.result"
+		return
 	fi
 	server=$("$pc" --version | sed 's/^PostgreSQL //')
 	echo "server: $server ($pc)${from:+; pg_upgrade test from PostgreSQL $from}${citus_dir:+; with Citus ($citus_dir)}"
@@ -271,8 +313,9 @@ for v in $versions; do
 	uid_copy_tree "$dir"
 	env=(UID_RUN_SUITES=1 PG_CONFIG="$pc" UID_UPGRADE_FROM_PG_CONFIGS="$from_pcs"
 		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}"
-		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}" UID_CITUS_DIR="$citus_dir"
-		UID_CITUS_VERSION="${UID_CITUS_VERSION:-17}")
+		UID_PROVE_FLAGS="${UID_PROVE_FLAGS:-}" UID_TAP_JOBS="${UID_TAP_JOBS:-}"
+		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}" PG_TEST_PORT_DIR="$port_dir"
+		UID_CITUS_DIR="$citus_dir")
 	set +e
 	if [ "$(id -u)" = 0 ]; then
 		# the servers never run as root: the postgres OS user runs the copy
@@ -284,17 +327,76 @@ for v in $versions; do
 	status=$?
 	set -e
 
-	suites=$(awk -F'|' '{ printf "%s%s %s %s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$dir/tmp_summary" 2>/dev/null || true)
+	cp "$dir/tmp_summary" "$work/$v.summary" 2>/dev/null || true
+	suites=$(awk -F'|' '{ printf "%s%s %s %s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$work/$v.summary" 2>/dev/null || true)
 	if [ "$status" = 0 ]; then
-		result[$v]="ok"
 		[ "${UID_KEEP:-}" = 1 ] || rm -rf "$dir"
+		echo "ok|$server, $((SECONDS - start)) s: $suites" >"$work/$v.result"
 	else
-		result[$v]="FAILED"
-		overall=1
-		suites="${suites:-the build failed}; see $dir"
+		echo "FAILED|$server, $((SECONDS - start)) s: ${suites:-the build failed}; see $dir" >"$work/$v.result"
 	fi
-	line[$v]="$server, $((SECONDS - start)) s: $suites"
+}
+
+# How many versions run at once: UID_JOBS (default 3).  The suites mostly
+# wait (lease expiries, failovers, replication), but their servers'
+# start-ups, pgbench, the JVMs and every lease worker's renewals compute:
+# on 2 cores, many more files at once stretch the few-second windows of
+# the lease and clock tests past their bounds (seen at a load of 20).
+jobs_max=${UID_JOBS:-3}
+[[ "$jobs_max" =~ ^[1-9][0-9]*$ ]] || { echo "UID_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
+declare -A version_of=()
+declare -A began=() seconds=()
+overall=0
+run_start=$SECONDS
+
+# Waits for one running version, then shows its whole log.
+finish_one() {
+	local pid v
+	wait -n -p pid "${!version_of[@]}" || true
+	v=${version_of[$pid]}
+	unset "version_of[$pid]"
+	seconds[$v]=$((SECONDS - ${began[$v]}))
+	if [ "$jobs_max" != 1 ]; then
+		echo
+		echo "################ PostgreSQL $v (ended after ${seconds[$v]} s)"
+		cat "$work/$v.log"
+	fi
+	rm -f "$work/$v.log"
+}
+
+for v in $versions; do
+	if [ -n "${missing[$v]:-}" ]; then
+		echo
+		echo "################ PostgreSQL $v: skipped, no sources"
+		echo "skipped|no sources of PostgreSQL $v (below)" >"$work/$v.result"
+		continue
+	fi
+	while [ "${#version_of[@]}" -ge "$jobs_max" ]; do finish_one; done
+	began[$v]=$SECONDS
+	if [ "$jobs_max" = 1 ]; then
+		# one at a time: its output as it comes
+		echo
+		echo "################ PostgreSQL $v"
+		test_version "$v" 2>&1 | tee "$work/$v.log" &
+	else
+		echo "################ PostgreSQL $v: started ($(date -u +%H:%M:%S) UTC; its log follows when it ends)"
+		test_version "$v" >"$work/$v.log" 2>&1 &
+	fi
+	version_of[$!]=$v
 done
+while [ "${#version_of[@]}" != 0 ]; do finish_one; done
+declare -A result=() line=()
+for v in $versions; do
+	if [ -f "$work/$v.result" ]; then
+		IFS='|' read -r result[$v] line[$v] <"$work/$v.result"
+		rm -f "$work/$v.result"
+	else
+		result[$v]=FAILED
+		line[$v]="the run of this version stopped half way (its log above); see $work/$v"
+	fi
+	[ "${result[$v]}" != FAILED ] || overall=1
+done
+versions_seconds=$((SECONDS - run_start))
 
 model_result=
 if [ -n "$model_pid" ]; then
@@ -303,7 +405,8 @@ if [ -n "$model_pid" ]; then
 	if wait "$model_pid"; then model_result=ok; else model_result=FAILED; overall=1; fi
 	cat "$work/model.log"
 	model_line="$(tail -n 1 "$work/model.log")"
-	rm -f "$work/model.log"
+	model_seconds=$(cat "$work/model.seconds" 2>/dev/null || echo '?')
+	rm -f "$work/model.log" "$work/model.seconds"
 fi
 wait    # for the background builds, all of them used by now
 
@@ -313,8 +416,33 @@ for v in $versions; do
 	printf 'PostgreSQL %-3s %-7s %s\n' "$v" "${result[$v]}" "${line[$v]}"
 done
 [ -z "$model_result" ] || printf '%-14s %-7s %s\n' "lease model" "$model_result" "$model_line (test/model/check.sh)"
+
+# Wall time (s) of each version and of each of its suites, the model's, and
+# the whole run's; also written to $UID_TIMING_FILE if set (.ci/run adds the
+# package step to it).
+timing=$work/timing
+{
+	printf '%-12s %8s %6s %10s %9s %6s %8s\n' "wall time, s" version unit pg_regress isolation pgTAP "Perl TAP"
+	for v in $versions; do
+		[ "${result[$v]}" != skipped ] || continue
+		printf '%-12s %8s' "PostgreSQL $v" "${seconds[$v]:-?}"
+		for s in unit pg_regress isolation pgTAP "Perl TAP"; do
+			printf ' %*s' "$(case $s in unit) echo 6;; pg_regress) echo 10;; isolation) echo 9;; pgTAP) echo 6;; *) echo 8;; esac)" \
+				"$(awk -F'|' -v s="$s" '$1 == s { print $4 }' "$work/$v.summary" 2>/dev/null)"
+		done
+		echo
+	done
+	[ -z "$model_result" ] || printf '%-12s %8s   (in the background, beside the versions)\n' "lease model" "$model_seconds"
+	printf '%-12s %8s   (%s at once, UID_JOBS)\n' "all versions" "$versions_seconds" "$jobs_max"
+} >"$timing"
+echo
+cat "$timing"
+[ -z "${UID_TIMING_FILE:-}" ] || cp "$timing" "$UID_TIMING_FILE"
+rm -f "$timing" "$work"/*.summary
+rm -rf "$port_dir"
 rmdir "$work" 2>/dev/null || true
 [ -z "$missing_note" ] || echo "$missing_note"
+[ -z "$citus_note" ] || echo "$citus_note"
 passed=$(for v in $versions; do [ "${result[$v]}" != ok ] || printf '%s ' "$v"; done)
 skipped=$(for v in $versions; do [ "${result[$v]}" != skipped ] || printf '%s ' "$v"; done)
 if [ "$overall" != 0 ]; then

@@ -32,11 +32,15 @@ sub gen_node
 	return $node;
 }
 
-# started one after the other, so that they hold ids 0, 1, 2
+# started one after the other, so that they hold ids 0, 1, 2.  gen1 has a
+# lease of 15 s: it goes on issuing while the store is down for 13 s (the
+# TTL less the safety margin), long enough to notice the failures and draw
+# an ID on a loaded machine (with the 5 s of lease_node, 3 s were not).
+my $scale = $ENV{UID_LEASE_TEST_SCALE} // 1;
 my @gen;
 for my $i (1 .. 3)
 {
-	my $node = gen_node("gen$i");
+	my $node = gen_node("gen$i", $i == 1 ? "uid.lease_ttl = '@{[15 * $scale]}s'\n" : undef);
 	my ($w, $t) = wait_held($node);
 	is($w, $i - 1, "gen$i leases worker id " . ($i - 1));
 	push @gen, $node;

@@ -16,7 +16,7 @@
 #   $c->kill_member($member)             SIGKILL of Patroni and PostgreSQL
 #   $c->pause_walsenders / resume_walsenders
 #   $c->stop                             everything
-#   StoreCluster::pgbouncer($dir, $port_of_store, $mode)
+#   StoreCluster::pgbouncer($dir, $port_of_store, $mode, $pool_size, {setting => value})
 #
 # Patroni's ttl is 20 s (its minimum), loop_wait 1 s, retry_timeout 5 s: a
 # leader that dies is replaced within about 20 s.
@@ -389,11 +389,15 @@ sub stop
 }
 
 # pgbouncer in front of the store at 127.0.0.1:$store_port, pool mode
-# $mode, $pool_size (default 1) server connections; returns (harness, port).
+# $mode, $pool_size (default 1) server connections, and %$settings for
+# pgbouncer.ini on top (max_client_conn, server_lifetime); returns
+# (harness, port).
 sub pgbouncer
 {
-	my ($dir, $store_port, $mode, $pool_size) = @_;
+	my ($dir, $store_port, $mode, $pool_size, $settings) = @_;
 	$pool_size //= 1;
+	my %ini = (max_client_conn => 50, %{ $settings // {} });
+	my $more = join('', map { "$_ = $ini{$_}\n" } sort keys %ini);
 	make_path($dir);
 	my $port = free_port();
 	open my $fh, '>', "$dir/pgbouncer.ini" or die $!;
@@ -408,8 +412,7 @@ auth_type = trust
 auth_file = $dir/users.txt
 pool_mode = $mode
 default_pool_size = $pool_size
-max_client_conn = 50
-logfile = $dir/pgbouncer.log
+${more}logfile = $dir/pgbouncer.log
 pidfile = $dir/pgbouncer.pid
 ignore_startup_parameters = extra_float_digits
 INI

@@ -1,0 +1,73 @@
+-- ---------------------------------------------------------------------------
+-- Planner support: time filters on IDs use the index
+-- ---------------------------------------------------------------------------
+-- While planning, uid turns "uid_time(id) >= t" into "id >= uid_first_at(t)"
+-- (and likewise for >, <, <=, =, BETWEEN, (uid_decode(id)).ts and
+-- uuid7_time(u)), so that such filters use the index on the ID, its
+-- statistics and partition pruning (src/time_filter.c).  The bounds it uses,
+-- exact to the microsecond of t, NULL where no ID qualifies:
+
+CREATE FUNCTION uid_first_at(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_first_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_first_at(timestamptz) IS
+'The lowest ID whose time is at or after ts: uid_time(id) >= ts is id >= uid_first_at(ts). 0 before 2026, NULL after the layout.';
+
+CREATE FUNCTION uid_first_after(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_first_after'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_first_after(timestamptz) IS
+'The lowest ID whose time is after ts: uid_time(id) > ts is id >= uid_first_after(ts). 0 before 2026, NULL after the layout.';
+
+CREATE FUNCTION uid_last_before(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_last_before'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_last_before(timestamptz) IS
+'The highest ID whose time is before ts: uid_time(id) < ts is id <= uid_last_before(ts) for IDs >= 0. NULL before 2026, the highest bigint after the layout.';
+
+CREATE FUNCTION uid_last_at(ts timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_last_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_last_at(timestamptz) IS
+'The highest ID whose time is at or before ts (the last of its millisecond): uid_time(id) <= ts is id <= uid_last_at(ts) for IDs >= 0. NULL before 2026, the highest bigint after the layout.';
+
+CREATE FUNCTION uuid7_first_at(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_first_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_first_at(timestamptz) IS
+'The lowest UUIDv7 whose time is at or after ts: for v7 UUIDs, uuid7_time(u) >= ts is u >= uuid7_first_at(ts). NULL after the 48-bit time field.';
+
+CREATE FUNCTION uuid7_first_after(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_first_after'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_first_after(timestamptz) IS
+'The lowest UUIDv7 whose time is after ts: for v7 UUIDs, uuid7_time(u) > ts is u >= uuid7_first_after(ts). NULL after the 48-bit time field.';
+
+CREATE FUNCTION uuid7_last_before(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_last_before'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_last_before(timestamptz) IS
+'The highest UUIDv7 whose time is before ts: for v7 UUIDs, uuid7_time(u) < ts is u <= uuid7_last_before(ts). NULL before 1970.';
+
+CREATE FUNCTION uuid7_last_at(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid7_last_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid7_last_at(timestamptz) IS
+'The highest UUIDv7 whose time is at or before ts (the last of its millisecond): for v7 UUIDs, uuid7_time(u) <= ts is u <= uuid7_last_at(ts). NULL before 1970.';
+
