@@ -28,6 +28,7 @@ OBJS = \
 	src/ff1.o \
 	src/decode.o \
 	src/mask.o \
+	src/catalog.o \
 	src/time_filter.o \
 	src/adopt.o \
 	src/tenure.o \

@@ -44,6 +44,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "counters.h"
 #include "uid.h"
 
 PG_FUNCTION_INFO_V1(uid_counter_next);

@@ -41,12 +41,15 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
+#include "clock.h"
 #include "generator.h"
 #include "hwm.h"
+#include "preload.h"
 #include "primary_watch.h"
 #include "stats.h"
 #include "topology.h"
 #include "uid.h"
+#include "uuid7.h"
 
 typedef struct UidGeneratorShared
 {
