@@ -124,6 +124,7 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS)
 	bash test/unit/file_graph.sh $(OBJS)
 	bash test/unit/header_names.sh $(OBJS)
 	bash test/unit/source_map.sh
+	bash test/unit/guarantees_tap.sh
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive), once META.json agrees with uid.control.
