@@ -29,6 +29,7 @@ OBJS = \
 	src/ff1.o \
 	src/decode.o \
 	src/mask.o \
+	src/catalog.o \
 	src/time_filter.o \
 	src/adopt.o \
 	src/tenure.o \
@@ -137,6 +138,9 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	bash test/unit/uid_decode_test.sh ./uid-decode
 	bash test/unit/meta_test.sh
 	bash test/unit/file_graph.sh $(OBJS)
+	bash test/unit/header_names.sh $(OBJS)
+	bash test/unit/source_map.sh
+	bash test/unit/guarantees_tap.sh
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive) with the built install and upgrade scripts, once META.json

@@ -75,6 +75,8 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
+#include "adopt.h"
+#include "catalog.h"
 #include "generator.h"
 #include "uid.h"
 

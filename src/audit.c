@@ -54,7 +54,7 @@
 
 #include "compat.h"
 #include "decode.h"
-#include "lease.h"
+#include "lease_settings.h"
 #include "tenure.h"
 #include "uid.h"
 

@@ -18,6 +18,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "clock.h"
 #include "stats.h"
 #include "uid.h"
 

@@ -5,7 +5,7 @@
  *
  * The counters' state lives in tables of schema uid_counter that no ordinary
  * role may read or write; the work is done by the SECURITY DEFINER function
- * uid_counter._next(tenant, prefix, caller) (sql/uid--1.1--1.2.sql).  That
+ * uid_counter._next(tenant, prefix, caller) (sql/uid--1.3.sql).  That
  * function must know who is calling, and inside a SECURITY DEFINER function
  * current_user is the owner, so this wrapper, which runs as the caller, passes
  * GetUserId() (the role PostgreSQL checks privileges against: the session's
@@ -44,6 +44,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "counters.h"
 #include "uid.h"
 
 PG_FUNCTION_INFO_V1(uid_counter_next);

@@ -21,8 +21,8 @@
  *	grant		atomic: the worker id this server may put in IDs, and the
  *				last millisecond it may issue in (the grant word, below).  Set
  *				once at shared-memory init for a static uid.worker_id; in
- *				lease mode written only by the lease worker (lease.c), and
- *				0 (no worker id) while no lease is held.
+ *				lease mode written only by the lease worker
+ *				(lease_worker.c), and 0 (no worker id) while no lease is held.
  *
  * No lock is taken on the hot path.  The uid LWLock (hwm.c) is taken only to
  * extend the durable reservation of time, about twice per reserve window.
@@ -41,12 +41,15 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
+#include "clock.h"
 #include "generator.h"
 #include "hwm.h"
+#include "preload.h"
 #include "primary_watch.h"
 #include "stats.h"
 #include "topology.h"
 #include "uid.h"
+#include "uuid7.h"
 
 typedef struct UidGeneratorShared
 {
@@ -106,7 +109,7 @@ PG_FUNCTION_INFO_V1(uid_advance_past);
 /*
  * uid.worker_id is text so that it can name a mode as well as a number:
  * "0".."1023" is a static worker id, "lease" takes one from the lease table
- * (lease.c).
+ * (lease_worker.c).
  */
 static bool
 UidWorkerIdCheck(char **newval, void **extra, GucSource source)
@@ -278,7 +281,7 @@ UidGeneratorWorkerId(void)
 }
 
 /*
- * Lease worker (lease.c) interface.  The ordering arguments:
+ * Lease worker (lease_worker.c) interface.  The ordering arguments:
  *
  * Taking a worker id: UidGeneratorRaiseFloor, then UidGeneratorGrant.  A
  * backend reads the grant after it read the state word and before its

@@ -102,7 +102,7 @@ typedef struct UidHwmShared
 
 static UidHwmShared *hwm = NULL;
 
-/* hwm->reserved_ms, for the inline UidHwmNeedsExtending (uid.h) */
+/* hwm->reserved_ms, for the inline UidHwmNeedsExtending (hwm.h) */
 pg_atomic_uint64 *uid_hwm_reserved_ms = NULL;
 
 int			uid_reserve_window_ms = 1000;

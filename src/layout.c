@@ -12,6 +12,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "layout.h"
 #include "uid.h"
 
 PG_FUNCTION_INFO_V1(uid_decode);

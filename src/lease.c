@@ -36,7 +36,11 @@
 #include "compat.h"
 #include "generator.h"
 #include "lease.h"
+#include "lease_settings.h"
+#include "lease_store.h"
+#include "preload.h"
 #include "topology.h"
+#include "uid.h"
 
 typedef struct UidLeaseShared
 {

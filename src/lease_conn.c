@@ -38,7 +38,9 @@
 #include "utils/timestamp.h"
 
 #include "compat.h"
-#include "lease.h"
+#include "lease_conn.h"
+#include "lease_failure.h"
+#include "lease_settings.h"
 #include "pq_wait.h"
 
 /* Most parameters of one statement on the local path (the remote path has no limit). */

@@ -4,9 +4,9 @@
  *
  * The layers below the lease worker (lease_store.c, lease_conn.c) raise
  * errors; the worker catches them (lease_worker.c, UidLeaseTry) and acts on
- * what kind of failure each is (UidLeaseFailure, lease.h): a value out of
- * range skips that worker id, a pooled connection refuses the store, and so
- * on.  The kind travels in the ErrorData as a context line: in an ereport
+ * what kind of failure each is (UidLeaseFailure, lease_failure.h): a value
+ * out of range skips that worker id, a pooled connection refuses the store,
+ * and so on.  The kind travels in the ErrorData as a context line: in an ereport
  * (UidLeaseFailureContext), or, for errors PostgreSQL raises inside a
  * region (a wait cut short, a value that does not parse), from an error
  * context callback around that region (UidLeaseFailureScope*).  The worker
@@ -16,7 +16,7 @@
  */
 #include "postgres.h"
 
-#include "lease.h"
+#include "lease_failure.h"
 
 #define UID_LEASE_FAILURE_MARK	"uid lease failure kind "
 

@@ -17,7 +17,8 @@
 #include "utils/guc.h"
 
 #include "generator.h"
-#include "lease.h"
+#include "lease_settings.h"
+#include "preload.h"
 #include "topology.h"
 
 /* settings */

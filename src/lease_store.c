@@ -52,7 +52,11 @@
 #include "utils/timestamp.h"
 
 #include "compat.h"
-#include "lease.h"
+#include "lease_conn.h"
+#include "lease_failure.h"
+#include "lease_settings.h"
+#include "lease_store.h"
+#include "uid.h"
 
 UID_DECLARE_WAIT_EVENT(UidWaitStoreStandbys, "UidLeaseStoreStandbys")
 

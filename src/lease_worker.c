@@ -56,7 +56,12 @@
 #include "compat.h"
 #include "generator.h"
 #include "lease.h"
+#include "lease_failure.h"
+#include "lease_settings.h"
+#include "lease_store.h"
+#include "lease_worker.h"
 #include "topology.h"
+#include "uid.h"
 
 /* The timeline this server writes WAL on. */
 #define UidCurrentTimeLine() ((int) GetWALInsertionTimeLine())

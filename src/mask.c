@@ -45,6 +45,9 @@
 
 #include "compat.h"
 #include "ff1.h"
+#include "layout.h"
+#include "mask.h"
+#include "preload.h"
 #include "uid.h"
 
 PG_FUNCTION_INFO_V1(uid_mask);

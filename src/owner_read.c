@@ -45,7 +45,7 @@
 #include "utils/syscache.h"
 #include "utils/uuid.h"
 
-#include "uid.h"
+#include "catalog.h"
 
 PG_FUNCTION_INFO_V1(uid_stored_max);
 PG_FUNCTION_INFO_V1(uid_stored_max_uuid7);

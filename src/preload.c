@@ -7,12 +7,12 @@
  */
 #include "postgres.h"
 
-#include "uid.h"
+#include "preload.h"
 
 bool		uid_preloaded = false;
 
 /*
- * The error of UidRequireSharedMemory (uid.h): uid is not in
+ * The error of UidRequireSharedMemory (preload.h): uid is not in
  * shared_preload_libraries.
  */
 void

@@ -27,7 +27,7 @@
 
 #include "miscadmin.h"
 
-#include "uid.h"
+#include "random.h"
 
 #define UID_RANDOM_BLOCK 4096
 

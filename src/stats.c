@@ -114,7 +114,7 @@ UidStatsAttach(void)
 }
 
 /*
- * UidStatsAdd (uid.h) when this process has not attached yet, or shares the
+ * UidStatsAdd (stats.h) when this process has not attached yet, or shares the
  * last slot.
  */
 void

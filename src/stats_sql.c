@@ -14,6 +14,7 @@
 
 #include "generator.h"
 #include "hwm.h"
+#include "preload.h"
 #include "stats.h"
 
 PG_FUNCTION_INFO_V1(uid_stats_reset);

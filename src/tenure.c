@@ -35,7 +35,8 @@
 #include "utils/tuplestore.h"
 
 #include "decode.h"
-#include "lease.h"
+#include "lease_settings.h"
+#include "lease_store.h"
 #include "tenure.h"
 
 PG_FUNCTION_INFO_V1(uid_tenures);

@@ -23,6 +23,7 @@
 #include "utils/uuid.h"
 
 #include "compat.h"
+#include "layout.h"
 #include "uid.h"
 
 PG_FUNCTION_INFO_V1(uid_to_text);

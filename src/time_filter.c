@@ -79,7 +79,6 @@
 #include "catalog/dependency.h"
 #include "catalog/indexing.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_extension.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
@@ -103,8 +102,12 @@
 #include "utils/typcache.h"
 #include "utils/uuid.h"
 
+#include "catalog.h"
 #include "compat.h"
+#include "layout.h"
+#include "time_filter.h"
 #include "uid.h"
+#include "uuid7.h"
 
 PG_FUNCTION_INFO_V1(uid_first_at);
 PG_FUNCTION_INFO_V1(uid_first_after);
@@ -677,31 +680,6 @@ ColumnIsAllV7(RewriteContext *cxt, Expr *v7_test)
 }
 
 /* ---- building the rewritten conditions ---- */
-
-/*
- * The schema of the extension uid in this database, InvalidOid if it is not
- * installed (as get_extension_schema, which 15 does not export).
- */
-Oid
-UidExtensionSchema(void)
-{
-	Relation	rel;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tuple;
-	Oid			schema = InvalidOid;
-
-	rel = table_open(ExtensionRelationId, AccessShareLock);
-	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
-				CStringGetDatum("uid"));
-	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
-	tuple = systable_getnext(scan);
-	if (HeapTupleIsValid(tuple))
-		schema = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	return schema;
-}
 
 /*
  * uid's SQL function name(argtype), if it is there, is uid's and the user

@@ -18,11 +18,20 @@
 #include "storage/shmem.h"
 #include "utils/guc.h"
 
+#include "adopt.h"
+#include "clock.h"
+#include "counters.h"
 #include "generator.h"
 #include "hwm.h"
+#include "lease.h"
+#include "lease_settings.h"
+#include "lease_worker.h"
+#include "mask.h"
+#include "preload.h"
 #include "primary_watch.h"
 #include "stats.h"
-#include "uid.h"
+#include "time_filter.h"
+#include "uuid7.h"
 
 PG_MODULE_MAGIC;
 

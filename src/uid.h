@@ -1,22 +1,31 @@
 /*
  * uid.h
- *		What the files of the uid extension share: the ID layout (with
- *		decode.h), the UUID bit helpers, the error codes, whether uid is
- *		preloaded, the clock, and the entry points _PG_init calls.  Includes
+ *		What every file of the uid extension shares: the ID layout (with
+ *		decode.h), the UUID bits, the error codes, the clock read and the end
+ *		of the time field.  Constants and inline functions only: it declares
+ *		no file's functions (test/unit/header_names.sh), so a change to one
+ *		file's interface recompiles only the files that use it.  Includes
  *		compat.h, so every file sees the same PostgreSQL version layer.
  *
- * A subsystem that only some files use has a header of its own, included
- * only where used:
+ * Each file that others call has a header named after it, which declares
+ * what that file defines and is included only where used:
+ *	preload.h	whether uid is preloaded (UidRequireSharedMemory), and
+ *				whether a setting comes from the configuration
+ *	clock.h		the clock guard and uid.clock_max_wait_ms
  *	generator.h	the uid_next() generator: its set-up, and the grant API
  *				through which the lease worker hands it a worker id
- *				(lease_worker.c, lease.c)
- *	hwm.h		the durable high-water marks of issued time (hwm.c)
- *	stats.h		the per-backend counters of uid_stats (stats.c)
- *	lease.h		the lease subsystem's internal interface (lease*.c)
+ *	hwm.h		the durable high-water marks of issued time
+ *	stats.h		the per-backend counters of uid_stats
+ *	uuid7.h, layout.h, random.h	the UUIDv7 generator, the decoders, the
+ *				process's block of random bytes
+ *	time_filter.h, adopt.h, counters.h, mask.h	the set-up _PG_init calls
+ *	catalog.h	uid's own objects in the catalog (the extension's schema)
+ *	topology.h, primary_watch.h	what else writes, the watch of a primary
+ *	lease.h and lease_*.h	the lease subsystem (lease.h maps them)
+ *	tenure.h	the tenure ledger as a list
  *	ff1.h, decode.h	the keyed permutation and the decoding code, which
  *				build without a server too
- * Files that use none of this (tickets.c) include no uid header; counters.c
- * includes this one for its init only.
+ * uid.c, the module entry, has no header: nothing calls it.
  */
 #ifndef UID_H
 #define UID_H
@@ -27,11 +36,6 @@
 
 #include "compat.h"
 #include "decode.h"
-#include "fmgr.h"
-#include "miscadmin.h"
-#include "port/atomics.h"
-#include "port/pg_bswap.h"
-#include "utils/guc.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
@@ -122,29 +126,7 @@ UuidSet64(pg_uuid_t *u, uint64 hi, uint64 lo)
 /* The 41-bit time field cannot represent the current time. */
 #define ERRCODE_UID_LAYOUT_EXHAUSTED	MAKE_SQLSTATE('U','I','D','0','3')
 
-/* ---- layout.c ---- */
-
-/* Raises an error for a negative value (22003): uid values never are. */
-extern void UidCheckId(int64 id);
-
-/* ---- preload.c: whether uid is preloaded ---- */
-
-/* true when shared memory was set up, i.e. uid is in shared_preload_libraries (uid.c sets it) */
-extern bool uid_preloaded;
-
-extern void UidSharedMemoryMissing(const char *funcname);
-
-/* Functions whose state lives in shared memory call this first. */
-static inline void
-UidRequireSharedMemory(const char *funcname)
-{
-	if (unlikely(!uid_preloaded))
-		UidSharedMemoryMissing(funcname);
-}
-
-/* ---- clock.c ---- */
-
-extern int	uid_clock_max_wait_ms;
+/* ---- the clock read (clock.h has the clock guard) ---- */
 
 /*
  * Wall-clock time in ms since the Unix epoch.  clock_gettime() on
@@ -158,45 +140,6 @@ UidClockNowUnixMs(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
-extern void UidClockDefineSettings(void);
-extern void UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms,
-						  bool first_look, const char *floor_origin);
-extern void UidClockSpinPast(int64 ms);
-extern void UidClockCheckRange(int64 now_ms);
-
-/* ---- random.c: per-process block of pg_strong_random() bytes ---- */
-
-extern void UidRandomBytes(void *dst, int n);
-extern uint64 UidRandom64(void);
-
-/* ---- uuid7.c: UUIDv7 generator ---- */
-
-extern Size UidUuid7ShmemSize(void);
-extern void UidUuid7ShmemInit(void);
-extern int64 UidUuid7LastMs(void);
-
-/*
- * For check hooks: the value comes from the server's configuration
- * (postgresql.conf, the command line) as uid is preloaded, not from the
- * built-in default or a later reload.
- */
-static inline bool
-UidSettingFromConfiguration(GucSource source)
-{
-	return process_shared_preload_libraries_in_progress && source > PGC_S_DEFAULT;
-}
-
-/* ---- the lease subsystem's entry points for _PG_init (lease.h has the rest) ---- */
-
-extern void UidLeaseDefineSettings(void);	/* lease_settings.c */
-extern void UidLeaseRegisterWorker(void);	/* lease_worker.c */
-extern Size UidLeaseShmemSize(void);	/* lease.c */
-extern void UidLeaseShmemInit(void);	/* lease.c */
-extern void UidLeaseAwaitWorkerId(bool *waited);	/* lease.c */
-
-/* ---- mask.c: keyed masking (uid.mask_key) ---- */
-
-extern void UidMaskInit(void);
 
 /* ---- the end of the 41-bit time field ---- */
 
@@ -210,24 +153,5 @@ extern void UidMaskInit(void);
  * uuid7() would carry a time that far ahead.
  */
 #define UID_ADVANCE_MAX_AHEAD_MS	MS_PER_DAY
-
-/* ---- time_filter.c: time filters on IDs use the index on the ID ---- */
-
-extern void UidTimeFilterInit(void);
-extern Oid	UidExtensionSchema(void);
-/* the SQL functions it recognises by their address (layout.c, uuid7.c) */
-extern PGDLLEXPORT Datum uid_time(PG_FUNCTION_ARGS);
-extern PGDLLEXPORT Datum uid_decode(PG_FUNCTION_ARGS);
-extern PGDLLEXPORT Datum uuid7_time(PG_FUNCTION_ARGS);
-extern PGDLLEXPORT Datum uid_decode_uuid(PG_FUNCTION_ARGS);
-extern PGDLLEXPORT Datum uid_compat_uuid_extract_timestamp(PG_FUNCTION_ARGS);
-
-/* ---- adopt.c: adopted sequences ---- */
-
-extern void UidAdoptInit(void);
-
-/* ---- counters.c: the tenant counters' setting uid.counter_node ---- */
-
-extern void UidCountersInit(void);
 
 #endif							/* UID_H */

@@ -60,8 +60,10 @@
 #include "utils/uuid.h"
 
 #include "hwm.h"
+#include "random.h"
 #include "stats.h"
 #include "uid.h"
+#include "uuid7.h"
 
 typedef struct UidUuid7Shared
 {

@@ -43,7 +43,7 @@ our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_
 
 our $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
-# 2026-01-01T00:00:00Z in ms since the Unix epoch (src/uid.h)
+# 2026-01-01T00:00:00Z in ms since the Unix epoch (src/decode.h)
 sub uid_epoch_ms { return 1767225600000; }
 
 sub uid_node

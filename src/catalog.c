@@ -1,0 +1,44 @@
+/*
+ * catalog.c
+ *		uid's own objects in the catalog: the schema the extension is
+ *		installed in, which the time-filter rewrite, adopted sequences and
+ *		the owner's reads look their SQL functions up in.  Its own file so
+ *		that those files need not call one another for it.
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
+
+#include "catalog.h"
+
+/*
+ * The schema of the extension uid in this database, InvalidOid if it is not
+ * installed (as get_extension_schema, which 15 does not export).
+ */
+Oid
+UidExtensionSchema(void)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			schema = InvalidOid;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
+				CStringGetDatum("uid"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+		schema = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return schema;
+}

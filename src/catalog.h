@@ -1,0 +1,12 @@
+/*
+ * catalog.h
+ *		uid's own objects in the catalog (catalog.c).
+ */
+#ifndef UID_CATALOG_H
+#define UID_CATALOG_H
+
+#include "postgres.h"
+
+extern Oid	UidExtensionSchema(void);
+
+#endif							/* UID_CATALOG_H */

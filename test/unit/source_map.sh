@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Checks the map of the source in docs/development.md ("Layout of the
+# source"): every C file and header in src/ has a line of its own there, a
+# name and what the file holds ("  name.c  what it holds", or
+# "  name.c/.h  ..." for a file and its header), and no line names a file
+# that is gone.  Prints TAP, one test per file of src/ and one for the
+# map's own lines.  Run by "make check-unit".
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$top"
+doc=docs/development.md
+# the map: the code block after the heading, its lines "  name  description"
+# under the line of src/, until the next line of the block's first column
+map=$(awk '
+	/^## Layout of the source/ { in_section = 1; next }
+	in_section && /^## / { exit }
+	in_section && /^```/ { if (in_block) exit; in_block = 1; next }
+	in_block && /^src\// { in_src = 1; next }
+	in_block && in_src && /^[^ ]/ { exit }
+	in_block && in_src && /^  [^ ]/ { print $1, (NF > 1 ? "described" : "bare") }
+' "$doc")
+# every name the map gives, "x.c/.h" standing for x.c and x.h
+names=$(printf '%s\n' "$map" | awk '$2 == "described" { n = $1; if (n ~ /\.c\/\.h$/) { sub(/\/\.h$/, "", n); print n; sub(/\.c$/, ".h", n); print n } else print n }' | sort)
+n=0
+failed=0
+for f in $(cd src && ls *.c *.h | sort); do
+	n=$((n + 1))
+	if printf '%s\n' "$names" | grep -qxF "$f"; then
+		echo "ok $n - src/$f is in the map of $doc"
+	else
+		echo "not ok $n - src/$f is in the map of $doc"
+		echo "#   add a line \"  $f  what it holds\" under src/ in \"Layout of the source\""
+		failed=$((failed + 1))
+	fi
+done
+# lines without a description, and files the map names that are not there
+bad=""
+while read -r name kind; do
+	[ -n "$name" ] || continue
+	[ "$kind" = described ] || bad="$bad $name (no description)"
+done <<<"$map"
+for f in $names; do
+	[ -f "src/$f" ] || bad="$bad $f (no such file)"
+done
+n=$((n + 1))
+if [ -z "$bad" ]; then
+	echo "ok $n - every line of the map names a file of src/ and says what it holds"
+else
+	echo "not ok $n - every line of the map names a file of src/ and says what it holds"
+	echo "#  $bad"
+	failed=$((failed + 1))
+fi
+echo "1..$n"
+[ "$failed" -eq 0 ] || { echo "# $failed of $n failed"; exit 1; }
