@@ -2,7 +2,7 @@
  * adopt.c
  *		Adopted sequences: a sequence that an existing table (or an
  *		application, through nextval()) draws from, switched to uid in place
- *		by uid_adopt() (sql/uid--1.3.sql).  nextval(), currval() and lastval()
+ *		by uid_adopt() (sql/parts/adopt.sql).  nextval(), currval() and lastval()
  *		of an adopted sequence return uid IDs; every other sequence behaves
  *		as before.  docs/adopting.md tells the whole story.
  *
