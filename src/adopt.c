@@ -339,14 +339,7 @@ AdoptionActive(void)
 static void
 RequireOwner(Oid relid, Oid seqid)
 {
-	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			owner;
-
-	if (!HeapTupleIsValid(tuple))
-		elog(ERROR, "cache lookup failed for relation %u", relid);
-	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
-	ReleaseSysCache(tuple);
-	if (pg_class_aclcheck(seqid, owner, ACL_USAGE | ACL_UPDATE) != ACLCHECK_OK)
+	if (pg_class_aclcheck(seqid, UidRelationOwner(relid), ACL_USAGE | ACL_UPDATE) != ACLCHECK_OK)
 		return;
 	if (!UidOwnsRelation(relid))
 		ereport(ERROR,

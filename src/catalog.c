@@ -2,8 +2,9 @@
  * catalog.c
  *		uid's own objects in the catalog: the schema the extension is
  *		installed in, which the time-filter rewrite, adopted sequences and
- *		the owner's reads look their SQL functions up in.  Its own file so
- *		that those files need not call one another for it.
+ *		the owner's reads look their SQL functions up in; the owner of a
+ *		relation, which the label check and the owner's reads act for.  Its
+ *		own file so that those files need not call one another for it.
  */
 #include "postgres.h"
 
@@ -12,9 +13,11 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "catalog/indexing.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 
 #include "catalog.h"
 
@@ -41,4 +44,18 @@ UidExtensionSchema(void)
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
 	return schema;
+}
+
+/* The owner of relation relid (lsyscache has no such lookup on 15). */
+Oid
+UidRelationOwner(Oid relid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	ReleaseSysCache(tuple);
+	return owner;
 }

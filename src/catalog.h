@@ -8,5 +8,6 @@
 #include "postgres.h"
 
 extern Oid	UidExtensionSchema(void);
+extern Oid	UidRelationOwner(Oid relid);
 
 #endif							/* UID_CATALOG_H */

@@ -96,19 +96,13 @@ CheckCallerMayRead(Oid relid, const char *colname)
 static Datum
 QueryAsOwner(Oid relid, const char *query, Oid expected_type, int16 typlen, bool *isnull)
 {
-	Oid			owner;
+	Oid			owner = UidRelationOwner(relid);
 	Oid			save_user;
 	int			save_sec;
 	int			save_nestlevel;
-	HeapTuple	tuple;
 	Datum		result = (Datum) 0;
 	MemoryContext caller = CurrentMemoryContext;
 
-	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	if (!HeapTupleIsValid(tuple))
-		elog(ERROR, "cache lookup failed for relation %u", relid);
-	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
-	ReleaseSysCache(tuple);
 	if (check_enable_rls(relid, owner, true) == RLS_ENABLED)
 		RefuseRowSecurity(relid, "its owner");
 
