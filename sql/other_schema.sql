@@ -174,6 +174,17 @@ SELECT kind, object, column_name, stored_max IS NOT NULL AS stored,
        regexp_replace(action, '[0-9]+', 'N', 'g') AS action
 FROM ids.uid_catch_up() ORDER BY 1, 2, 3;
 DROP TABLE public.moved;
+-- the uid type from its schema: its I/O, its casts (binary I/O: TAP 140), and
+-- JSON printing it as a string
+CREATE TABLE public.typed (id ids.uid PRIMARY KEY DEFAULT ids.uid_next(), small ids.uid, n numeric);
+INSERT INTO public.typed (small) VALUES (1::smallint), (2);
+UPDATE public.typed SET n = id::numeric;
+SELECT count(*) AS rows, bool_and(n = id::numeric) AS as_numeric, bool_and(small <= 2) AS small
+FROM public.typed;
+SELECT bool_and(row_to_json(t) ->> 'id' = t.id::text AND json_typeof(row_to_json(t) -> 'id') = 'string')
+       AS json_string, count(*)
+FROM public.typed t;
+DROP TABLE public.typed;
 
 -- Every function of uid in ids was called above (or, for the planner
 -- support function, used by the planner): a new function fails this until
@@ -197,7 +208,8 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_stored_max', 'uid_stored_max_uuid7',
         'uid_sequence_nextval', 'uid_sequence_currval', 'uid_sequence_lastval', 'uid_sequence_plain',
         'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit', 'uid_lease_ledger',
-        'uid_catch_up', 'uid_catch_up_lock');
+        'uid_catch_up', 'uid_catch_up_lock',
+        'uid_in', 'uid_out', 'uid_recv', 'uid_send', 'uid', 'numeric');
 
 -- The database owner owns public, not ids: dropping public with everything
 -- in it leaves uid, its counters, grants and tickets.

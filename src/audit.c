@@ -52,6 +52,7 @@
 #include "utils/tuplestore.h"
 #include "utils/uuid.h"
 
+#include "catalog.h"
 #include "compat.h"
 #include "decode.h"
 #include "lease_settings.h"
@@ -335,20 +336,20 @@ AuditColumn(Relation rel, const char *col, AttrNumber *attnum, Oid *typid)
 				 errhint("Name a bigint column of uid_next() ids or a uuid column of UUIDv7 values.")));
 	*typid = att->atttypid;
 	*attnum = att->attnum;
-	if (*typid != INT8OID && *typid != UUIDOID)
+	if (!UidIsIdType(*typid) && *typid != UUIDOID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column \"%s\" of %s is of type %s, not bigint or uuid", col,
+				 errmsg("column \"%s\" of %s is of type %s, not bigint, uid or uuid", col,
 						DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(RelationGetRelid(rel)))),
 						format_type_be(*typid)),
-				 errhint("uid_audit() reads uid_next() ids (bigint) or UUIDv7 values (uuid).")));
+				 errhint("uid_audit() reads uid_next() ids (bigint or uid) or UUIDv7 values (uuid).")));
 }
 
 /* One non-NULL value of the column. */
 static inline void
 AuditValue(Audit *a, Oid typid, Datum d)
 {
-	if (typid == INT8OID)
+	if (typid != UUIDOID)		/* bigint or the uid type: an int64 */
 		AuditId(a, DatumGetInt64(d));
 	else
 		AuditUuid(a, DatumGetUUIDP(d));
@@ -568,7 +569,7 @@ uid_audit(PG_FUNCTION_ARGS)
 	hctl.entrysize = sizeof(AuditGroup);
 	hctl.hcxt = cxt;
 	a->groups = hash_create("uid_audit groups", 256, &hctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	if (typid == INT8OID)
+	if (typid != UUIDOID)
 		AuditLoadWindows(a);
 
 	/* the future: beyond the clock skew the leases allow */

@@ -15,6 +15,7 @@
 #include "catalog/indexing.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_type.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
@@ -58,4 +59,39 @@ UidRelationOwner(Oid relid)
 	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
 	ReleaseSysCache(tuple);
 	return owner;
+}
+
+/*
+ * The uid type (a bigint that JSON carries as a string) of this database,
+ * InvalidOid if there is none (an extension installed at 1.2 has none).  A
+ * type of that name that someone else made in the schema is taken only if
+ * it is passed by value in 8 bytes: all the callers rely on is that its
+ * values are int64 datums.
+ */
+Oid
+UidIdTypeOid(void)
+{
+	Oid			schema = UidExtensionSchema();
+	HeapTuple	tuple;
+	Oid			result = InvalidOid;
+
+	if (!OidIsValid(schema))
+		return InvalidOid;
+	tuple = SearchSysCache2(TYPENAMENSP, CStringGetDatum("uid"), ObjectIdGetDatum(schema));
+	if (HeapTupleIsValid(tuple))
+	{
+		Form_pg_type typ = (Form_pg_type) GETSTRUCT(tuple);
+
+		if (typ->typlen == sizeof(int64) && typ->typbyval && typ->typtype == TYPTYPE_BASE)
+			result = typ->oid;
+		ReleaseSysCache(tuple);
+	}
+	return result;
+}
+
+/* Whether type is bigint or the uid type: the two that hold uid_next() ids. */
+bool
+UidIsIdType(Oid type)
+{
+	return type == INT8OID || (OidIsValid(type) && type == UidIdTypeOid());
 }

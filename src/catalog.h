@@ -9,5 +9,7 @@
 
 extern Oid	UidExtensionSchema(void);
 extern Oid	UidRelationOwner(Oid relid);
+extern Oid	UidIdTypeOid(void);
+extern bool UidIsIdType(Oid type);
 
 #endif							/* UID_CATALOG_H */

@@ -184,7 +184,7 @@ StoredMax(Oid relid, const char *colname, Oid expected_type,
 			elog(ERROR, "column \"%s\" missing in table %s", colname, get_rel_name(member));
 		atttype = getBaseType(get_atttype(member, attnum));
 		if (expected_type == UUIDOID ? atttype != UUIDOID
-			: (atttype != INT2OID && atttype != INT4OID && atttype != INT8OID))
+			: (atttype != INT2OID && atttype != INT4OID && !UidIsIdType(atttype)))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("column %s of table %s is of type %s, not %s", colname,

@@ -235,7 +235,8 @@ COMMENT ON FUNCTION uid_adopt_lock(regclass, regclass, text, boolean) IS
 -- uid_adopt: see docs/adopting.md.  Runs as the caller (never SECURITY
 -- DEFINER): the caller must own everything it changes.
 CREATE FUNCTION uid_adopt(rel regclass, col name DEFAULT NULL,
-                          dry_run boolean DEFAULT false, widen boolean DEFAULT false)
+                          dry_run boolean DEFAULT false, widen boolean DEFAULT false,
+                          as_uid boolean DEFAULT false)
 RETURNS SETOF text
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -245,6 +246,7 @@ DECLARE
     a_col     ALIAS FOR $2;
     a_dry     ALIAS FOR $3;
     a_widen   ALIAS FOR $4;
+    a_as_uid  ALIAS FOR $5;
     rkind     "char";
     att       record;
     def       text;
@@ -272,6 +274,11 @@ BEGIN
         steps := steps OPERATOR(pg_catalog.||) s;
     END IF;
     IF rkind OPERATOR(pg_catalog.=) 'S' THEN
+        IF a_as_uid THEN
+            RAISE EXCEPTION 'as_uid => true needs a table column, not sequence %', a_rel
+                USING ERRCODE = '22023',
+                      HINT = 'Adopt the table whose column draws from the sequence: uid_adopt(''the_table'', ''its_column'', as_uid => true).';
+        END IF;
         seq := a_rel;
     ELSE
         SELECT a.attnum, a.atttypid, a.attidentity, a.attgenerated,
@@ -293,6 +300,11 @@ BEGIN
             WHERE dep.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_attrdef'::pg_catalog.regclass
               AND dep.objid OPERATOR(pg_catalog.=) att.defoid
               AND dep.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass;
+            IF a_as_uid THEN
+                RAISE EXCEPTION 'as_uid => true needs a bigint column; %.% is uuid', a_rel, a_col
+                    USING ERRCODE = '42804',
+                          HINT = 'A UUID is already a JSON string; leave as_uid out for uuid columns.';
+            END IF;
             IF deffn OPERATOR(pg_catalog.=) '@extschema@.uuid7()'::pg_catalog.regprocedure THEN
                 RAISE NOTICE 'column %.% already uses uuid7(): nothing to do', a_rel, a_col;
                 RETURN;
@@ -323,10 +335,10 @@ BEGIN
             RETURN;
         END IF;
 
-        IF att.atttypid OPERATOR(pg_catalog.<>) ALL (ARRAY['pg_catalog.int8', 'pg_catalog.int4', 'pg_catalog.int2']::pg_catalog.regtype[]) THEN
+        IF att.atttypid OPERATOR(pg_catalog.<>) ALL (ARRAY['pg_catalog.int8', 'pg_catalog.int4', 'pg_catalog.int2', '@extschema@.uid']::pg_catalog.regtype[]) THEN
             RAISE EXCEPTION 'column %.% is of type %, not bigint or uuid', a_rel, a_col, att.atttypid::pg_catalog.regtype
                 USING ERRCODE = '42804',
-                      HINT = 'uid_adopt() moves bigint columns (bigserial, identity, nextval() defaults) and uuid columns.';
+                      HINT = 'uid_adopt() moves bigint and uid columns (bigserial, identity, nextval() defaults) and uuid columns.';
         END IF;
 
         IF att.attidentity OPERATOR(pg_catalog.<>) '' THEN
@@ -345,6 +357,14 @@ BEGIN
               AND dep.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
               AND (SELECT k_.relkind FROM pg_catalog.pg_class k_ WHERE k_.oid OPERATOR(pg_catalog.=) dep.refobjid) OPERATOR(pg_catalog.=) 'S';
             IF att.expr OPERATOR(pg_catalog.~) 'uid_next\(\)' THEN
+                IF a_as_uid AND att.atttypid OPERATOR(pg_catalog.<>) '@extschema@.uid'::pg_catalog.regtype THEN
+                    s := pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE @extschema@.uid', a_rel, a_col);
+                    IF NOT a_dry THEN
+                        EXECUTE s;
+                    END IF;
+                    RETURN QUERY SELECT pg_catalog.unnest(steps OPERATOR(pg_catalog.||) s);
+                    RETURN;
+                END IF;
                 RAISE NOTICE 'column %.% already uses uid_next(): nothing to do', a_rel, a_col;
                 RETURN;
             END IF;
@@ -359,7 +379,7 @@ BEGIN
 
         -- integer and smallint: the column and every column that references
         -- it must become bigint first
-        IF att.atttypid OPERATOR(pg_catalog.<>) 'pg_catalog.int8'::pg_catalog.regtype THEN
+        IF att.atttypid OPERATOR(pg_catalog.<>) ALL (ARRAY['pg_catalog.int8', '@extschema@.uid']::pg_catalog.regtype[]) THEN
             SELECT pg_catalog.array_agg(pg_catalog.format('%s.%I', c.conrelid::pg_catalog.regclass, fa.attname)
                                         ORDER BY 1),
                    pg_catalog.array_agg(pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE bigint',
@@ -374,7 +394,7 @@ BEGIN
               AND c.confrelid OPERATOR(pg_catalog.=) a_rel
               AND c.confkey[k.i] OPERATOR(pg_catalog.=) att.attnum
               AND c.conparentid OPERATOR(pg_catalog.=) 0
-              AND fa.atttypid OPERATOR(pg_catalog.<>) 'pg_catalog.int8'::pg_catalog.regtype;
+              AND fa.atttypid OPERATOR(pg_catalog.<>) ALL (ARRAY['pg_catalog.int8', '@extschema@.uid']::pg_catalog.regtype[]);
             fks := COALESCE(fks, '{}');
             widening := COALESCE(widening, '{}') OPERATOR(pg_catalog.||)
                 pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE bigint', a_rel, a_col);
@@ -499,6 +519,12 @@ BEGIN
             pg_catalog.format('ALTER SEQUENCE %s MINVALUE %s MAXVALUE %s', seq,
                               LEAST(seq_min, seq_last OPERATOR(pg_catalog.-) 1), seq_last);
     END IF;
+    -- the column to the uid type: bigint's representation, so the table
+    -- and its indexes are kept as they are (an identity is dropped above)
+    IF a_as_uid AND att.atttypid OPERATOR(pg_catalog.<>) '@extschema@.uid'::pg_catalog.regtype THEN
+        steps := steps OPERATOR(pg_catalog.||)
+            pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE @extschema@.uid', a_rel, a_col);
+    END IF;
     steps := steps OPERATOR(pg_catalog.||) ARRAY[
         pg_catalog.format('SELECT pg_catalog.setval(%L, %s, true)', seq, seq_last),
         pg_catalog.format('SECURITY LABEL FOR uid ON SEQUENCE %s IS %L', seq, label)];
@@ -511,8 +537,8 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION uid_adopt(regclass, name, boolean, boolean) IS
-'Moves a table''s column (default: its single-column primary key), or a sequence, to uid in place, in the calling transaction; returns the statements it ran (dry_run: would run). See docs/adopting.md.';
+COMMENT ON FUNCTION uid_adopt(regclass, name, boolean, boolean, boolean) IS
+'Moves a table''s column (default: its single-column primary key), or a sequence, to uid in place, in the calling transaction; as_uid => true also changes the column to the uid type (no rewrite); returns the statements it ran (dry_run: would run). See docs/adopting.md.';
 
 -- uid_unadopt: the inverse.  The sequence (or identity) comes back with its
 -- next value above every value stored and every ID this server issued, so

@@ -78,7 +78,7 @@ DECLARE
     plan_row    text[] := '{}';
     plan_max    text[] := '{}';
     ready       text;
-    integers    pg_catalog.oid[] := '{int2,int4,int8}'::pg_catalog.regtype[]::pg_catalog.oid[];
+    integers    pg_catalog.oid[] := ARRAY['int2', 'int4', 'int8', '@extschema@.uid']::pg_catalog.regtype[]::pg_catalog.oid[];
     call_rel    regclass[] := '{}';
     call_col    name[] := '{}';
     call_expr   text[] := '{}';

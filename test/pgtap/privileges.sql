@@ -26,6 +26,14 @@ INSERT INTO decided VALUES
     ('uuidv4()', true, true),
     ('uuid_extract_timestamp(uuid)', true, true),
     ('uuid_extract_version(uuid)', true, true),
+    -- the uid type's I/O and casts (bigint's own built-in functions): everyone
+    ('uid_in(cstring)', true, true),
+    ('uid_out(uid)', true, true),
+    ('uid_recv(internal)', true, true),
+    ('uid_send(uid)', true, true),
+    ('uid(integer)', true, true),
+    ('uid(smallint)', true, true),
+    ('"numeric"(uid)', true, true),
     -- time filter bounds (docs/range-queries.md): everyone; the planner's support function: no one
     ('uid_first_at(timestamp with time zone)', true, true),
     ('uid_first_after(timestamp with time zone)', true, true),
@@ -96,7 +104,7 @@ INSERT INTO decided VALUES
     ('uuid7_mask(uuid,bytea)', true, true),
     ('uuid7_unmask(uuid,bytea)', true, true),
     -- adoption: ownership checked inside; the sequence functions check the sequence's privileges
-    ('uid_adopt(regclass,name,boolean,boolean)', true, true),
+    ('uid_adopt(regclass,name,boolean,boolean,boolean)', true, true),
     ('uid_unadopt(regclass,name,boolean)', true, true),
     ('uid_require_owner(regclass,text)', true, true),
     ('uid_adopt_target(regclass,name,text,boolean)', true, true),

@@ -1,0 +1,77 @@
+-- ---------------------------------------------------------------------------
+-- The uid type: a 64-bit id that JSON carries as a string (docs/exposing-ids.md)
+-- ---------------------------------------------------------------------------
+
+-- bigint's own representation, I/O and operators.  PostgreSQL's JSON
+-- functions print their own numeric types as JSON numbers and every other
+-- type through its output function, as a JSON string: that is the whole
+-- difference from bigint.  The functions below are bigint's built-in C
+-- functions under the type's name (LANGUAGE internal): no code of uid runs
+-- to read, write, compare or send a value.
+
+CREATE TYPE uid;
+
+CREATE FUNCTION uid_in(cstring)
+RETURNS uid
+AS 'int8in'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION uid_out(uid)
+RETURNS cstring
+AS 'int8out'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION uid_recv(internal)
+RETURNS uid
+AS 'int8recv'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION uid_send(uid)
+RETURNS bytea
+AS 'int8send'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE uid (
+    INPUT = uid_in,
+    OUTPUT = uid_out,
+    RECEIVE = uid_recv,
+    SEND = uid_send,
+    LIKE = pg_catalog.int8,
+    CATEGORY = 'N'
+);
+
+COMMENT ON TYPE uid IS
+'A 64-bit id stored, indexed and compared exactly like bigint (its operators and operator classes are bigint''s), which the JSON functions emit as a string of its digits.';
+
+-- The casts.  To bigint: implicit and free, so every bigint operator,
+-- operator class and function applies to the type (an index on a uid
+-- column is a bigint index: int8_ops, the default through this cast).
+-- From bigint: on assignment and free (DEFAULT uid_next(), an int8
+-- parameter); an expression that computes on ids stays bigint until it is
+-- stored.  From integer and smallint: implicit, as to bigint, so that
+-- literals and COALESCE(id, 0) keep the type.  No cast from numeric: it
+-- would round 1.5 to an id.
+
+CREATE CAST (uid AS bigint) WITHOUT FUNCTION AS IMPLICIT;
+CREATE CAST (bigint AS uid) WITHOUT FUNCTION AS ASSIGNMENT;
+
+CREATE FUNCTION uid(integer)
+RETURNS uid
+AS 'int48'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE CAST (integer AS uid) WITH FUNCTION uid(integer) AS IMPLICIT;
+
+CREATE FUNCTION uid(smallint)
+RETURNS uid
+AS 'int28'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE CAST (smallint AS uid) WITH FUNCTION uid(smallint) AS IMPLICIT;
+
+CREATE FUNCTION "numeric"(uid)
+RETURNS numeric
+AS 'int8_numeric'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE CAST (uid AS numeric) WITH FUNCTION "numeric"(uid) AS ASSIGNMENT;
