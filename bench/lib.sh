@@ -530,6 +530,58 @@ bench_report_tenure() {
 	echo
 }
 
+# The uid type against bigint, as keys filled by uid_next(): $IDN-row
+# inserts (and the size of the primary key they build), lookups by an int8
+# parameter (pgbench, prepared: the parameter is sent untyped and resolves to
+# bigint, as drivers send it) and json_agg() of the whole table.
+bench_id_type() {
+	local r c f ms tps
+	echo "id type: $ROUNDS_ID rounds of $IDN rows per type"
+	f=$(mktemp)
+	for c in bigint uid; do
+		q -c "CREATE TABLE look_$c (id $c PRIMARY KEY, pad int);
+		      INSERT INTO look_$c SELECT 121354151570051072 + g, g FROM generate_series(0, $IDN - 1) g"
+		q -c "VACUUM ANALYZE look_$c"
+	done
+	for ((r = 1; r <= ROUNDS_ID; r++)); do
+		for c in $(rotated "$r" bigint uid); do
+			q -c "DROP TABLE IF EXISTS ids_$c; CREATE TABLE ids_$c (id $c PRIMARY KEY DEFAULT uid_next(), pad int); CHECKPOINT"
+			ms=$(q -c "SELECT bench_ms('INSERT INTO ids_$c (pad) SELECT g FROM generate_series(1, $IDN) g')")
+			record id_type "$c" 1 "$r" insert_ms "$ms"
+			q -c "VACUUM ANALYZE ids_$c"
+			record id_type "$c" 1 "$r" pkey_bytes "(SELECT pg_relation_size('ids_${c}_pkey'))"
+		done
+		for c in $(rotated "$r" bigint uid); do
+			ms=$(q -c "SELECT bench_ms('SELECT length(json_agg(t)::text) FROM ids_$c t')")
+			record id_type "$c" 1 "$r" json_agg_ms "$ms"
+		done
+		for c in $(rotated "$r" bigint uid); do
+			printf '%s\n' "\\set id 121354151570051072 + random(0, $((IDN - 1)))" \
+				"SELECT pad FROM look_$c WHERE id = :id;" >"$f"
+			tps=$(pgbench -n -M prepared -c 1 -j 1 -T "$PGB_T" -f "$f" bench 2>/dev/null |
+				sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p')
+			record id_type "$c" 1 "$r" lookup_us "1e6 / ${tps:-1}"
+		done
+	done
+	rm -f "$f"
+}
+
+bench_report_id_type() {
+	echo "## The uid type against bigint"
+	echo
+	echo "Keys filled by uid_next(): $IDN-row inserts, the primary key they build, json_agg() of the"
+	echo "whole table, and a lookup by an int8 parameter (pgbench, prepared, one client: microseconds per"
+	echo "transaction, keys 121354151570051072 + 0 .. $IDN - 1)."
+	echo "Medians of $ROUNDS_ID rounds; ratio = uid / bigint."
+	echo
+	bench_md_table <<<"$(qh -c "SELECT u.metric, round(b.v::numeric, 1) AS bigint, round(u.v::numeric, 1) AS uid,
+	    round((u.v / b.v)::numeric, 3) AS ratio
+	  FROM med u JOIN med b ON b.suite = u.suite AND b.metric = u.metric AND b.candidate = 'bigint'
+	  WHERE u.suite = 'id_type' AND u.candidate = 'uid' ORDER BY u.metric" |
+		sed 's/^/| /; s/$/ |/')"
+	echo
+}
+
 # the view med: the median of every measurement over the rounds
 bench_medians() {
 	q -c "CREATE VIEW med AS SELECT suite, candidate, clients, metric,
@@ -621,6 +673,7 @@ bench_report() {
 	bench_report_adopt
 	echo
 	bench_report_tenure
+	bench_report_id_type
 	} | tee "$out/report.md"
 	q -c "\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
 }
@@ -657,83 +710,47 @@ plot '$out/index.dat' using 0:2:xtic(1) with boxes notitle
 GP
 }
 
+# One suite alone (bench_<suite>, then bench_report_<suite>), its report in
+# $out/report.md and its measurements in $out/results.csv.
+bench_one_suite() {
+	local title=$1 suite=$2
+	"bench_$suite"
+	bench_medians
+	echo
+	{
+	echo "# uid benchmark: $title"
+	echo
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
+	echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo
+	"bench_report_$suite"
+	} | tee "$out/report.md"
+	q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
+}
+
 bench_main() {
 	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_PGB=3 ROUNDS_INS=3 INSN=1000000 DURN=1000000
 	TFN=2000000 ROUNDS_TF=5 TF_REPS=4 TF_PAIRS=10 TF_REPS_OFF=2
 	ADOPT_SIZES=(10000 1000000 10000000) ROUNDS_ADOPT=7 ROUNDS_ADOPT_PGB=6 ADOPT_PGB_T=4 PLANN=100000
-	AUDN=10000000 ROUNDS_AUD=3 WHN=2000
+	AUDN=10000000 ROUNDS_AUD=3 WHN=2000 IDN=1000000 ROUNDS_ID=5
 	# --quick, also after the name of one suite (--adopt --quick)
 	if [[ " $* " == *" --quick "* ]]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
 		ROUNDS_TF=2 TF_REPS=2 TF_PAIRS=5 TF_REPS_OFF=1
 		ADOPT_SIZES=(10000 1000000) ROUNDS_ADOPT=3 ROUNDS_ADOPT_PGB=2 ADOPT_PGB_T=2 PLANN=20000
-		AUDN=1000000 ROUNDS_AUD=2 WHN=500
+		AUDN=1000000 ROUNDS_AUD=2 WHN=500 IDN=200000 ROUNDS_ID=2
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
 	bench_start_server
-	# --bulk-cap: that suite alone
-	if [ "${1:-}" = --bulk-cap ]; then
-		bench_bulk_cap
-		bench_medians
-		echo
-		{
-		echo "# uid benchmark: bulk generation"
-		echo
-		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
-		echo "PostgreSQL $(q -c 'SHOW server_version'); medians of $ROUNDS rounds; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
-		echo
-		bench_report_bulk_cap
-		} | tee "$out/report.md"
-		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
-		return
-	fi
-	# --adopt: that suite alone
-	if [ "${1:-}" = --adopt ]; then
-		bench_adopt
-		bench_medians
-		echo
-		{
-		echo "# uid benchmark: adoption"
-		echo
-		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
-		echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
-		echo
-		bench_report_adopt
-		} | tee "$out/report.md"
-		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
-		return
-	fi
-	# --tenure: that suite alone
-	if [ "${1:-}" = --tenure ]; then
-		bench_tenure
-		bench_medians
-		echo
-		{
-		echo "# uid benchmark: tenure ledger"
-		echo
-		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
-		echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
-		echo
-		bench_report_tenure
-		} | tee "$out/report.md"
-		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
-		return
-	fi
-	# --time-filters: that suite alone
-	if [ "${1:-}" = --time-filters ]; then
-		bench_time_filters
-		echo
-		{
-		echo "# uid benchmark: time filters"
-		echo
-		echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');"
-		echo "PostgreSQL $(q -c 'SHOW server_version'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
-		bench_report_time_filters
-		} | tee "$out/report.md"
-		q -c "\\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
-		return
-	fi
+	# one suite alone: --bulk-cap, --adopt, --tenure, --time-filters, --id-type
+	case "${1:-}" in
+	--bulk-cap) bench_one_suite "bulk generation" bulk_cap; return ;;
+	--adopt) bench_one_suite "adoption" adopt; return ;;
+	--tenure) bench_one_suite "tenure ledger" tenure; return ;;
+	--time-filters) bench_one_suite "time filters" time_filters; return ;;
+	--id-type) bench_one_suite "the uid type" id_type; return ;;
+	esac
 	bench_percall
 	bench_ticket_blocks
 	bench_exposing
@@ -744,6 +761,7 @@ bench_main() {
 	bench_time_filters
 	bench_adopt
 	bench_tenure
+	bench_id_type
 	echo
 	bench_report "$out"
 	bench_plots "$out"

@@ -10,6 +10,8 @@
 #                                     nextval() of an adopted sequence, and what
 #                                     the planner hook costs other statements
 #   sudo bash bench/run.sh --tenure   only the tenure ledger (uid_audit() against a scan, uid_whence())
+#   sudo bash bench/run.sh --id-type  only the uid type against bigint (inserts,
+#                                     primary key size, lookups, json_agg)
 #   sudo bash bench/run.sh --time-filters   only the time filter suite (natural
 #                                     filters against hand-written index forms)
 #
