@@ -26,6 +26,7 @@ OBJS = \
 	src/tickets.o \
 	src/counters.o \
 	src/text_forms.o \
+	src/id_type.o \
 	src/ff1.o \
 	src/decode.o \
 	src/mask.o \

@@ -5,31 +5,32 @@
 -- bigint's own representation, I/O and operators.  PostgreSQL's JSON
 -- functions print their own numeric types as JSON numbers and every other
 -- type through its output function, as a JSON string: that is the whole
--- difference from bigint.  The functions below are bigint's built-in C
--- functions under the type's name (LANGUAGE internal): no code of uid runs
--- to read, write, compare or send a value.
+-- difference from bigint.  The I/O functions hand their calls to bigint's
+-- (src/id_type.c says why they are entry points of the library and not
+-- LANGUAGE internal); comparisons, hashing and sorting are bigint's own
+-- built-in functions, reached through the cast below.
 
 CREATE TYPE uid;
 
 CREATE FUNCTION uid_in(cstring)
 RETURNS uid
-AS 'int8in'
-LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'uid_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE FUNCTION uid_out(uid)
 RETURNS cstring
-AS 'int8out'
-LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'uid_out'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE FUNCTION uid_recv(internal)
 RETURNS uid
-AS 'int8recv'
-LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'uid_recv'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE FUNCTION uid_send(uid)
 RETURNS bytea
-AS 'int8send'
-LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'uid_send'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE TYPE uid (
     INPUT = uid_in,

@@ -26,7 +26,7 @@ INSERT INTO decided VALUES
     ('uuidv4()', true, true),
     ('uuid_extract_timestamp(uuid)', true, true),
     ('uuid_extract_version(uuid)', true, true),
-    -- the uid type's I/O and casts (bigint's own built-in functions): everyone
+    -- the uid type's I/O and casts (bigint's own functions): everyone
     ('uid_in(cstring)', true, true),
     ('uid_out(uid)', true, true),
     ('uid_recv(internal)', true, true),
