@@ -149,7 +149,8 @@ push @producers, qw(JSON_OBJECT JSON_ARRAY JSON_ARRAYAGG JSON_OBJECTAGG) if $sql
 for my $p (@producers)
 {
 	is_deeply($r->{$p}, { n => $rows, exact => $rows, strings => $rows, numbers => 0 },
-		"node-postgres: $p through JSON.parse: every id a string, exactly id::text");
+		"node-postgres: $p through JSON.parse: every id a string, exactly id::text")
+	  or diag(explain $r->{$p});
 }
 # the failure the type fixes: the same ids as a bigint column
 my $lost = $rows - ($r->{json_agg_bigint}{exact} // $rows);
