@@ -3,7 +3,8 @@
 # PostgreSQL 15 server and headers, pgTAP, pglogical (TAP 131), the Perl test modules,
 # libfaketime, postgres_exporter (TAP 100), the engines the lease store tests
 # run (Patroni, etcd, pgbouncer), the clients of adopted sequences (TAP 120:
-# Hibernate with the JDBC driver and a JDK, PHP PDO, Perl DBD::Pg), spin for
+# Hibernate with the JDBC driver and a JDK, PHP PDO, Perl DBD::Pg) and of
+# the uid type (TAP 121: those, node-postgres and psycopg2), spin for
 # the lease model (test/model), and
 # what test/build-pg.sh needs to build PostgreSQL 16 to 19 from source
 # (bison, flex, OpenSSL and zlib headers), and what test/build-citus.sh needs
@@ -24,4 +25,15 @@ apt-get install -y -q --no-install-recommends \
 	bison flex zlib1g-dev xz-utils liblz4-dev libzstd-dev \
 	patroni python3-etcd etcd-server pgbouncer spin \
 	libhibernate3-java libjavassist-java libslf4j-java libpostgresql-jdbc-java \
-	default-jdk-headless php-cli php-pgsql libdbd-pg-perl
+	default-jdk-headless php-cli php-pgsql libdbd-pg-perl \
+	nodejs python3-psycopg2
+# node-postgres (TAP 121): Debian's node-pg, which needs Debian's nodejs;
+# where another nodejs is installed (NodeSource's, which Debian's node-*
+# packages do not accept), npm's pg into /var/cache/uid-npm, where the test
+# looks too
+if apt-get install -s -q --no-install-recommends node-pg >/dev/null 2>&1; then
+	apt-get install -y -q --no-install-recommends node-pg
+elif ! NODE_PATH=/var/cache/uid-npm/node_modules node -e 'require("pg")' 2>/dev/null; then
+	command -v npm >/dev/null || apt-get install -y -q --no-install-recommends npm
+	npm install --prefix /var/cache/uid-npm --no-audit --no-fund pg@8
+fi
