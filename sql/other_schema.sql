@@ -73,6 +73,11 @@ SELECT ids.uid_to_text(120583409050324992) AS text_form,
        ids.uid_from_text(ids.uid_to_text(120583409050324992)) AS back,
        ids.uuid_from_text(ids.uuid_to_text('01890a5d-ac96-774b-bcce-b302099a8057'))
          = '01890a5d-ac96-774b-bcce-b302099a8057' AS uuid_back;
+SELECT ids.uid_to_text(120583409050324992, 'order') AS prefixed_form,
+       ids.uid_from_text(ids.uid_to_text(120583409050324992, 'order'), 'order') AS prefixed_back,
+       ids.uuid_to_typeid('01890a5d-ac96-774b-bcce-b302099a8057', 'doc') AS typeid,
+       ids.uuid_from_typeid(ids.uuid_to_typeid('01890a5d-ac96-774b-bcce-b302099a8057', 'doc'), 'doc')
+         = ids.uuid_from_typeid('doc_01h455vb4pex5vsknk084sn02q') AS typeid_back;
 SELECT ids.uid_unmask(ids.uid_mask(12345, '\x2b7e151628aed2a6abf7158809cf4f3c'),
                       '\x2b7e151628aed2a6abf7158809cf4f3c') AS unmasked,
        ids.uuid7_unmask(ids.uuid7_mask(ids.uuid7_from_time('2026-03-05 12:00:00+00'),
@@ -198,6 +203,7 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_first_at', 'uid_first_after', 'uid_last_before', 'uid_last_at',
         'uuid7_first_at', 'uuid7_first_after', 'uuid7_last_before', 'uuid7_last_at',
         'uid_time_filter_support', 'uid_to_text', 'uid_from_text', 'uuid_to_text', 'uuid_from_text',
+        'uuid_to_typeid', 'uuid_from_typeid',
         'uid_mask', 'uid_unmask', 'uuid7_mask', 'uuid7_unmask',
         'uid_lease_status', 'uid_lease_release', 'uid_lease_acquire', 'uid_lease_table_sql',
         'uid_stats', 'uid_stats_1_1', 'uid_stats_reset',

@@ -24,6 +24,7 @@
 
 #include "compat.h"
 #include "layout.h"
+#include "text_forms.h"
 #include "uid.h"
 
 PG_FUNCTION_INFO_V1(uid_to_text);
@@ -57,7 +58,7 @@ UidTextNew(int n)
  * server and client encoding.  SQL_ASCII checks no byte, so there every
  * byte above 0x7f is escaped.
  */
-static char *
+char *
 UidTextQuoted(const char *s, int len)
 {
 	int			encoding = GetDatabaseEncoding();
@@ -84,14 +85,12 @@ UidTextQuoted(const char *s, int len)
 }
 
 /*
- * The error for the character at byte offset pos of s.  Every byte before
- * it is ASCII (white space or a digit), so pos + 1 is also its position in
- * characters.  Under SQL_ASCII, which knows no multibyte characters, the
- * bytes above 0x7f from pos on are taken as one (at most 4, as in UTF-8).
+ * The character at byte offset pos of s, for an error message.  Under
+ * SQL_ASCII, which knows no multibyte characters, the bytes above 0x7f from
+ * pos on are taken as one (at most 4, as in UTF-8).
  */
-UidNoReturn static void
-UidTextBadCharacter(const char *kind, const char *s, int len, int pos,
-					const char *detail)
+int
+UidTextCharLen(const char *s, int len, int pos)
 {
 	int			clen = 1;
 
@@ -105,6 +104,20 @@ UidTextBadCharacter(const char *kind, const char *s, int len, int pos,
 		clen = pg_mblen(s + pos);
 	if (clen > len - pos)
 		clen = len - pos;
+	return clen;
+}
+
+/*
+ * The error for the character at byte offset pos of s.  Every byte before
+ * it is ASCII (white space or a digit), so pos + 1 is also its position in
+ * characters.
+ */
+UidNoReturn static void
+UidTextBadCharacter(const char *kind, const char *s, int len, int pos,
+					const char *detail)
+{
+	int			clen = UidTextCharLen(s, len, pos);
+
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("invalid character \"%s\" at position %d in %s text form \"%s\"",

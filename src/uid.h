@@ -23,6 +23,7 @@
  *	topology.h, primary_watch.h	what else writes, the watch of a primary
  *	lease.h and lease_*.h	the lease subsystem (lease.h maps them)
  *	tenure.h	the tenure ledger as a list
+ *	text_forms.h	the quoting of text forms in error messages
  *	ff1.h, decode.h	the keyed permutation and the decoding code, which
  *				build without a server too
  * uid.c, the module entry, has no header: nothing calls it.

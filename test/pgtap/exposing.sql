@@ -1,10 +1,10 @@
--- IDs that leave the database: the SQL API of the text forms and of keyed
--- masking.  Signatures, return types, argument names, volatility,
+-- IDs that leave the database: the SQL API of the text forms, the prefixed
+-- forms (TypeIDs and prefixed uid forms) and keyed masking.  Signatures, return types, argument names, volatility,
 -- strictness, parallel safety, comments, privileges, the setting
 -- uid.mask_key and the SQLSTATE of every error.  Runs against a server that
 -- preloads uid (test/pgtap.sh).
 BEGIN;
-SELECT plan(117);
+SELECT plan(166);
 
 CREATE TEMP TABLE api (sig regprocedure, returns text, args text, volatility text, public_execute boolean);
 INSERT INTO api VALUES
@@ -12,6 +12,11 @@ INSERT INTO api VALUES
   ('uid_from_text(text)',        'bigint', 'form text',              'immutable', true),
   ('uuid_to_text(uuid)',         'text',   'id uuid',                'immutable', true),
   ('uuid_from_text(text)',       'uuid',   'form text',              'immutable', true),
+  ('uid_to_text(bigint, text)',  'text',   'id bigint, prefix text', 'immutable', true),
+  ('uid_from_text(text, text)',  'bigint', 'form text, prefix text', 'immutable', true),
+  ('uuid_to_typeid(uuid, text)', 'text',   'id uuid, prefix text',   'immutable', true),
+  ('uuid_from_typeid(text)',     'uuid',   'typeid text',            'immutable', true),
+  ('uuid_from_typeid(text, text)', 'uuid', 'typeid text, prefix text', 'immutable', true),
   ('uid_mask(bigint)',           'bigint', 'id bigint',              'stable',    false),
   ('uid_unmask(bigint)',         'bigint', 'masked bigint',          'stable',    false),
   ('uid_mask(bigint, bytea)',    'bigint', 'id bigint, key bytea',   'immutable', true),
@@ -22,7 +27,7 @@ INSERT INTO api VALUES
   ('uuid7_unmask(uuid, bytea)',  'uuid',   'masked uuid, key bytea', 'immutable', true);
 
 -- ---------------------------------------------------------------------------
--- Signatures, results, argument names (9 x 12)
+-- Signatures, results, argument names (9 x 17)
 -- ---------------------------------------------------------------------------
 SELECT is(pg_get_function_result(sig), returns, format('%s returns %s', sig, returns)) FROM api ORDER BY sig::text;
 SELECT is(pg_get_function_arguments(sig), args, format('%s takes (%s)', sig, args)) FROM api ORDER BY sig::text;
@@ -52,13 +57,24 @@ SELECT is(uid_mask(1), uid_mask(1, '\x000102030405060708090a0b0c0d0e0f'),
           'uid_mask(bigint) uses uid.mask_key');
 
 -- ---------------------------------------------------------------------------
--- Errors and their SQLSTATEs (5)
+-- Errors and their SQLSTATEs (9)
 -- ---------------------------------------------------------------------------
 SELECT throws_ok($$SELECT uid_from_text('0000U00000000')$$, '22P02',
                  'invalid character "U" at position 5 in uid text form "0000U00000000"',
                  'uid_from_text: a bad character raises 22P02 naming it and its position');
 SELECT throws_ok($$SELECT uuid_from_text('01ARYZ6S41TSV4RRFFQ69G5FA')$$, '22P02', NULL,
                  'uuid_from_text: a short form raises 22P02');
+SELECT throws_ok($$SELECT uuid_from_typeid('user_01H5FSKFSK4FPEQWNSYZ5HJ55T')$$, '22P02',
+                 'invalid character "H" at position 8 in TypeID "user_01H5FSKFSK4FPEQWNSYZ5HJ55T"',
+                 'uuid_from_typeid: an upper-case TypeID raises 22P02 naming the character');
+SELECT throws_ok($$SELECT uuid_from_typeid('user_01h5fskfsk4fpeqwnsyz5hj55t', 'order')$$, '22023',
+                 'TypeID "user_01h5fskfsk4fpeqwnsyz5hj55t" has prefix "user", expected "order"',
+                 'uuid_from_typeid: another prefix than the expected one raises 22023');
+SELECT throws_ok($$SELECT uid_from_text('order_03B944H4M0C00', 'user')$$, '22023', NULL,
+                 'uid_from_text(form, prefix): another prefix raises 22023');
+SELECT throws_ok($$SELECT uuid_to_typeid(gen_random_uuid(), 'user_')$$, '22023',
+                 'invalid prefix "user_"',
+                 'uuid_to_typeid: a prefix that ends with an underscore raises 22023');
 SELECT throws_ok($$SELECT uid_mask(1, '\x00')$$, '22023',
                  'a uid mask key is 16, 24 or 32 bytes, not 1',
                  'a key of the wrong length raises 22023');

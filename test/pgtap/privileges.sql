@@ -88,11 +88,16 @@ INSERT INTO decided VALUES
     ('uid_counter._next(text,text,oid)', false, false),
     ('uid_counter._next_entry()', false, false),
     ('uid_counter._lock_ranges(text)', false, false),
-    -- text forms: pure functions of their argument
+    -- text forms and prefixed forms: pure functions of their arguments
     ('uid_to_text(bigint)', true, true),
     ('uid_from_text(text)', true, true),
     ('uuid_to_text(uuid)', true, true),
     ('uuid_from_text(text)', true, true),
+    ('uid_to_text(bigint,text)', true, true),
+    ('uid_from_text(text,text)', true, true),
+    ('uuid_to_typeid(uuid,text)', true, true),
+    ('uuid_from_typeid(text)', true, true),
+    ('uuid_from_typeid(text,text)', true, true),
     -- masking under uid.mask_key: an oracle for the server's key, by grant only
     ('uid_mask(bigint)', false, false),
     ('uid_unmask(bigint)', false, false),
