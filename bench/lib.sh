@@ -112,7 +112,7 @@ bench_ticket_blocks() {
 # of one statement
 bench_times_sql() {
 	cat <<'SQL'
-CREATE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
+CREATE OR REPLACE FUNCTION bench_times(stmt text, OUT wall_ms float8, OUT cpu_ms float8)
 LANGUAGE plpgsql AS $$
 DECLARE t0 timestamptz; c0 bigint;
 BEGIN
@@ -531,48 +531,62 @@ bench_report_tenure() {
 }
 
 # The uid type against bigint, as keys filled by uid_next(): $IDN-row
-# inserts (and the size of the primary key they build), lookups by an int8
-# parameter (pgbench, prepared: the parameter is sent untyped and resolves to
-# bigint, as drivers send it) and json_agg() of the whole table.
+# inserts (and the size of the primary key they build), json_agg() of the
+# whole table, and $IDL lookups by an int8 parameter (a PL/pgSQL loop: its
+# statement is prepared once, with the parameter typed bigint, as a driver
+# sends it).  Besides the elapsed time, the backend's time on the CPU
+# (/proc/self/schedstat), which other load on the machine does not inflate.
 bench_id_type() {
-	local r c f ms tps
-	echo "id type: $ROUNDS_ID rounds of $IDN rows per type"
-	f=$(mktemp)
+	local r c t
+	echo "id type: $ROUNDS_ID rounds of $IDN rows and $IDL lookups per type"
+	bench_times_sql | q
 	for c in bigint uid; do
 		q -c "CREATE TABLE look_$c (id $c PRIMARY KEY, pad int);
-		      INSERT INTO look_$c SELECT 121354151570051072 + g, g FROM generate_series(0, $IDN - 1) g"
+		      INSERT INTO look_$c SELECT 121354151570051072 + g, g FROM generate_series(0, $IDN - 1) g;
+		      CREATE FUNCTION look_$c(n int) RETURNS bigint LANGUAGE plpgsql AS \$\$
+		      DECLARE k bigint; s bigint := 0; p int;
+		      BEGIN
+		          FOR i IN 1 .. n LOOP
+		              k := 121354151570051072 + (i::bigint * 7919) % $IDN;
+		              SELECT pad INTO p FROM look_$c WHERE id = k;
+		              s := s + p;
+		          END LOOP;
+		          RETURN s;
+		      END \$\$"
 		q -c "VACUUM ANALYZE look_$c"
 	done
 	for ((r = 1; r <= ROUNDS_ID; r++)); do
 		for c in $(rotated "$r" bigint uid); do
 			q -c "DROP TABLE IF EXISTS ids_$c; CREATE TABLE ids_$c (id $c PRIMARY KEY DEFAULT uid_next(), pad int); CHECKPOINT"
-			ms=$(q -c "SELECT bench_ms('INSERT INTO ids_$c (pad) SELECT g FROM generate_series(1, $IDN) g')")
-			record id_type "$c" 1 "$r" insert_ms "$ms"
+			bench_id_type_record "$c" "$r" insert "INSERT INTO ids_$c (pad) SELECT g FROM generate_series(1, $IDN) g"
 			q -c "VACUUM ANALYZE ids_$c"
 			record id_type "$c" 1 "$r" pkey_bytes "(SELECT pg_relation_size('ids_${c}_pkey'))"
 		done
 		for c in $(rotated "$r" bigint uid); do
-			ms=$(q -c "SELECT bench_ms('SELECT length(json_agg(t)::text) FROM ids_$c t')")
-			record id_type "$c" 1 "$r" json_agg_ms "$ms"
+			bench_id_type_record "$c" "$r" json_agg "SELECT length(json_agg(t)::text) FROM ids_$c t"
 		done
 		for c in $(rotated "$r" bigint uid); do
-			printf '%s\n' "\\set id 121354151570051072 + random(0, $((IDN - 1)))" \
-				"SELECT pad FROM look_$c WHERE id = :id;" >"$f"
-			tps=$(pgbench -n -M prepared -c 1 -j 1 -T "$PGB_T" -f "$f" bench 2>/dev/null |
-				sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p')
-			record id_type "$c" 1 "$r" lookup_us "1e6 / ${tps:-1}"
+			bench_id_type_record "$c" "$r" lookups "SELECT look_$c($IDL)"
 		done
 	done
-	rm -f "$f"
+}
+
+# one statement of bench_id_type: its wall and CPU milliseconds
+bench_id_type_record() {
+	local c=$1 r=$2 what=$3 stmt=$4 t
+	t=$(q -F ' ' -c "SELECT * FROM bench_times('$(sed "s/'/''/g" <<<"$stmt")')")
+	record id_type "$c" 1 "$r" "${what}_ms" "${t% *}"
+	record id_type "$c" 1 "$r" "${what}_cpu_ms" "${t#* }"
 }
 
 bench_report_id_type() {
 	echo "## The uid type against bigint"
 	echo
 	echo "Keys filled by uid_next(): $IDN-row inserts, the primary key they build, json_agg() of the"
-	echo "whole table, and a lookup by an int8 parameter (pgbench, prepared, one client: microseconds per"
-	echo "transaction, keys 121354151570051072 + 0 .. $IDN - 1)."
-	echo "Medians of $ROUNDS_ID rounds; ratio = uid / bigint."
+	echo "whole table (two columns: the key and an integer), and $IDL lookups by an int8 parameter (a"
+	echo "PL/pgSQL loop: one prepared statement, generic plan, keys 121354151570051072 + 0 .. $IDN - 1)."
+	echo "_ms: elapsed; _cpu_ms: the backend's own time on the CPU. Medians of $ROUNDS_ID rounds;"
+	echo "ratio = uid / bigint."
 	echo
 	bench_md_table <<<"$(qh -c "SELECT u.metric, round(b.v::numeric, 1) AS bigint, round(u.v::numeric, 1) AS uid,
 	    round((u.v / b.v)::numeric, 3) AS ratio
@@ -732,13 +746,13 @@ bench_main() {
 	ROUNDS=7 N=1000000 CAPN=4096000 PGB_T=5 ROUNDS_PGB=3 ROUNDS_INS=3 INSN=1000000 DURN=1000000
 	TFN=2000000 ROUNDS_TF=5 TF_REPS=4 TF_PAIRS=10 TF_REPS_OFF=2
 	ADOPT_SIZES=(10000 1000000 10000000) ROUNDS_ADOPT=7 ROUNDS_ADOPT_PGB=6 ADOPT_PGB_T=4 PLANN=100000
-	AUDN=10000000 ROUNDS_AUD=3 WHN=2000 IDN=1000000 ROUNDS_ID=5
+	AUDN=10000000 ROUNDS_AUD=3 WHN=2000 IDN=1000000 IDL=200000 ROUNDS_ID=5
 	# --quick, also after the name of one suite (--adopt --quick)
 	if [[ " $* " == *" --quick "* ]]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
 		ROUNDS_TF=2 TF_REPS=2 TF_PAIRS=5 TF_REPS_OFF=1
 		ADOPT_SIZES=(10000 1000000) ROUNDS_ADOPT=3 ROUNDS_ADOPT_PGB=2 ADOPT_PGB_T=2 PLANN=20000
-		AUDN=1000000 ROUNDS_AUD=2 WHN=500 IDN=200000 ROUNDS_ID=2
+		AUDN=1000000 ROUNDS_AUD=2 WHN=500 IDN=200000 IDL=50000 ROUNDS_ID=2
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
