@@ -23,7 +23,7 @@
 #   4. a server without shared_preload_libraries: CREATE EXTENSION, decoders,
 #      per-backend uuid7(), and the "requires preloading" errors.
 #   5. the lease, hostile-role and uid.hwm floor Perl TAP files (VG_TAP:
-#      005, 020-022, 025, 026, 030, 070-074, 076), with every server
+#      005, 020-022, 025, 026, 030, 070-074, 076-078), with every server
 #      they start that preloads uid under valgrind: the lease worker's whole life, with a local
 #      store, a remote one, a store that is the server itself, one that never
 #      answers, settings refused, and a thousand renewals.
@@ -335,6 +335,7 @@ vg_tap=${VG_TAP-test/t/005_hwm_floors.pl
 	test/t/026_lease_memory.pl test/t/030_citus_default.pl
 	test/t/070_hostile_lease_local.pl test/t/071_hostile_counters.pl test/t/072_hostile_install.pl
 	test/t/073_hostile_lease_remote.pl test/t/074_lease_store_sessions.pl
+	test/t/077_hostile_audit.pl test/t/078_hostile_catch_up.pl
 	test/t/076_lease_settings_values.pl}
 tap_failed=()
 if [ -n "$vg_tap" ]; then
