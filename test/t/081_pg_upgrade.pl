@@ -17,7 +17,10 @@
 # mode), while uid is loaded.  ALTER EXTENSION uid UPDATE on the new server
 # drops uid's own functions of the names PostgreSQL has built in since,
 # except one that a column default still uses; after the documented manual
-# step the extension has exactly the members of a fresh install.
+# step the extension has exactly the members of a fresh install.  A table
+# keyed by the uid type comes across with the same rows, still of that type,
+# its indexes (int8_ops) valid and used, a bigint foreign key to it checked,
+# its ids printed by JSON as strings.
 use strict;
 use warnings;
 
@@ -55,6 +58,12 @@ my $stand_ins_sql = q{
 	      JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 	      JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid'
 	      WHERE p.proname IN ('uuidv7', 'uuidv4', 'uuid_extract_timestamp', 'uuid_extract_version')) AS s};
+
+# the rows of the uid-keyed table and of the table referring to it
+my $typed_digest_sql = q{
+	SELECT md5(string_agg(id::text || ':' || n, ',' ORDER BY id)),
+	       (SELECT md5(string_agg(typed_id::text || ':' || n, ',' ORDER BY typed_id)) FROM typed_lines)
+	FROM typed};
 
 # every member of uid, one per line
 my $members_sql = q{
@@ -111,6 +120,17 @@ sub upgrade_from
 	SELECT count(*) FROM uid_adopt('hib_seq');});
 	my $old_adopted_max = $old->safe_psql('postgres',
 		q{SELECT greatest(max(id), nextval('hib_seq') + 49) FROM adopted});
+
+	# a table keyed by the uid type, with a bigint foreign key to it and
+	# its index
+	$old->safe_psql(
+		'postgres', q{
+	CREATE TABLE typed (id uid PRIMARY KEY DEFAULT uid_next(), n int NOT NULL);
+	CREATE TABLE typed_lines (typed_id bigint NOT NULL REFERENCES typed, n int NOT NULL);
+	CREATE INDEX typed_lines_typed_id ON typed_lines (typed_id);
+	INSERT INTO typed (n) SELECT g FROM generate_series(1, 2000) g;
+	INSERT INTO typed_lines SELECT id, n FROM typed WHERE n % 2 = 0;});
+	my $typed_digest = $old->safe_psql('postgres', $typed_digest_sql);
 
 	# A PostgreSQL limit, not uid's: Debian's 15.20 keeps a per-column
 	# option pg_attver that the pg_dump of an older minor release of a newer
@@ -270,6 +290,70 @@ sub upgrade_from
 		't|t|t', 'the adopted column gets uid IDs above the old server\'s, and currval() and lastval() name them');
 	is($new->safe_psql('postgres', "SELECT nextval('hib_seq') - 50 > $old_adopted_max"), 't',
 		'nextval() of the adopted sequence: its whole block lies above the old IDs');
+
+	# The uid-keyed table: the same rows, the same types, the indexes
+	# valid and used, the foreign key checked, JSON strings.
+	is($new->safe_psql('postgres', $typed_digest_sql), $typed_digest,
+		'the uid-keyed table and the one referring to it have the same rows');
+	is( $new->safe_psql('postgres', q{
+	SELECT string_agg(attrelid::regclass || '.' || attname || ' ' || format_type(atttypid, atttypmod),
+	                  ', ' ORDER BY attrelid::regclass::text)
+	FROM pg_attribute WHERE attrelid IN ('typed'::regclass, 'typed_lines'::regclass)
+	  AND attname IN ('id', 'typed_id')}),
+		'typed.id uid, typed_lines.typed_id bigint', 'the key column is still of type uid');
+	is( $new->safe_psql('postgres', q{
+	SELECT string_agg(c.relname || ' ' || o.opcname || ' ' || i.indisvalid || ' ' || i.indisready,
+	                  ', ' ORDER BY c.relname)
+	FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_opclass o ON o.oid = i.indclass[0]
+	WHERE i.indrelid IN ('typed'::regclass, 'typed_lines'::regclass)}),
+		'typed_lines_typed_id int8_ops true true, typed_pkey int8_ops true true',
+		'its indexes are bigint\'s (int8_ops), valid and ready');
+	my $some_id = $new->safe_psql('postgres', 'SELECT id FROM typed WHERE n = 1000');
+	like( $new->safe_psql('postgres',
+			"SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT n FROM typed WHERE id = ${some_id}::int8"),
+		qr/Index Scan using typed_pkey on typed/, 'WHERE id = <int8 literal> scans the primary key');
+	is($new->safe_psql('postgres', "SELECT n FROM typed WHERE id = ${some_id}::int8"), '1000',
+		'... and finds the row');
+	if ($new->safe_psql('postgres',
+			q{SELECT count(*) FROM pg_available_extensions WHERE name = 'amcheck'}) eq '1')
+	{
+		$new->safe_psql('postgres', 'CREATE EXTENSION amcheck');
+		is( $new->safe_psql('postgres', q{
+	SELECT count(bt_index_check(c.oid, true)) FROM pg_class c
+	WHERE c.relname IN ('typed_pkey', 'typed_lines_typed_id')}),
+			'2', 'amcheck: both indexes hold every row, in order (bt_index_check with heapallindexed)');
+		$new->safe_psql('postgres', 'DROP EXTENSION amcheck');
+	}
+	else
+	{
+		# this server was built without contrib: every id through each
+		# index, in the index's order, against a scan of the table
+		for my $index ([ 'typed', 'id', 'typed_pkey' ], [ 'typed_lines', 'typed_id', 'typed_lines_typed_id' ])
+		{
+			my ($table, $column, $name) = @$index;
+			my $q = "SELECT md5(string_agg(${column}::text, ',' ORDER BY $column)) FROM $table";
+			like( $new->safe_psql('postgres',
+					"SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off;"
+					  . " EXPLAIN (COSTS OFF) $q"),
+				qr/Index Only Scan using $name/, "$name: an index-only scan reads the ids");
+			is( $new->safe_psql('postgres',
+					"SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off; $q"),
+				$new->safe_psql('postgres',
+					"SET enable_indexscan = off; SET enable_indexonlyscan = off;"
+					  . " SET enable_bitmapscan = off; $q"),
+				"$name: it finds every row of a scan of the table, in order");
+		}
+	}
+	my ($fk_state) = sqlstate_of($new, 'INSERT INTO typed_lines VALUES (1, 1)');
+	is($fk_state, '23503', 'the bigint foreign key to the uid key is still checked');
+	is( $new->safe_psql('postgres', q{
+	SELECT bool_and(json_typeof(to_json(id)) = 'string' AND row_to_json(t)::text = '{"id":"' || id || '","n":' || n || '}'),
+	       count(*)
+	FROM typed t}),
+		't|2000', 'the JSON functions print every id as a string');
+	is( $new->safe_psql('postgres',
+			'INSERT INTO typed (n) VALUES (2001) RETURNING pg_typeof(id), id > (SELECT max(id) FROM typed WHERE n < 2001)'),
+		'uid|t', 'its default makes uid values above the old ones');
 
 	$new->stop;
 	return;
