@@ -18,6 +18,10 @@
  *	floor_origin	atomic: who set floor_ms last (UidFloorOrigin), written
  *				after a raise; read only to explain a refusal.
  *	recovery_floor_done	atomic flag: the end-of-recovery floor was applied.
+ *	ms_start	atomic: state word of the first ID of the latest millisecond
+ *				opened (only raised), so that the next can tell how many IDs
+ *				that one took (UidSequenceStart).  A hint: a stale value
+ *				only changes where a millisecond starts, never the order.
  *	grant		atomic: the worker id this server may put in IDs, and the
  *				last millisecond it may issue in (the grant word, below).  Set
  *				once at shared-memory init for a static uid.worker_id; in
@@ -58,6 +62,7 @@ typedef struct UidGeneratorShared
 	pg_atomic_uint64 floor_ms;
 	pg_atomic_uint32 floor_origin;
 	pg_atomic_uint32 recovery_floor_done;
+	pg_atomic_uint64 ms_start;
 	pg_atomic_uint64 grant;
 } UidGeneratorShared;
 
@@ -279,6 +284,8 @@ UidGeneratorShmemInit(void)
 	pg_atomic_init_u32(&gen->recovery_floor_done, 0);
 	pg_atomic_init_u64(&gen->state,
 					   UidMakeState(UidHwmRestoredFloor(UID_HWM_UID_NEXT), UID_MAX_SEQ));
+	/* no millisecond opened yet: a time no state word has */
+	pg_atomic_init_u64(&gen->ms_start, PG_UINT64_MAX);
 	/* lease mode: no worker id until the lease worker grants one */
 	pg_atomic_init_u64(&gen->grant, uid_worker_id_lease ? 0 :
 					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
@@ -525,33 +532,55 @@ UidGeneratorCheckUsable(const char *funcname)
 }
 
 /*
- * The first sequence of a claim of want IDs in a millisecond after the one
- * of the last ID, whose sequence was last_seq.  Any value keeps the order
- * (the millisecond grew); the choice is about the low bits and capacity.
+ * The first sequence of a claim of want IDs in a millisecond after last_ms,
+ * the millisecond of the last ID, whose sequence was last_seq.  Any value
+ * keeps the order (the millisecond grew); the choice is about the low bits
+ * and capacity.
  *
  * 'spread': last_seq + 1 + a random step of 0..31, modulo 4096.  At low
  * traffic, where each ID starts a millisecond, the sequence walks round all
  * 4096 values, so id % 2^k is balanced for every k up to 12, and for other
  * n the sequence is mixed with the time bits.  A plain carried counter
  * would tell anyone holding two IDs exactly how many the worker issued
- * between them; the step blurs that.  A run that would not fit before
- * sequence 4095 starts at 0 instead, so that batches and adopted runs are
- * not cut short.  Under saturation a millisecond ends at 4095 and the next
- * starts at 0..31: the cap is kept to within 0.76%.
+ * between them; the step blurs that.
+ *
+ * It starts at 0 instead when the room left above that start is less than
+ * the claim (so that batches and adopted runs are not cut short) or less
+ * than the IDs that last_ms took (ms_start): busy traffic is expected to go
+ * on, and a millisecond that starts high would fill early and make its
+ * callers wait for the next.  So under saturation, and at any rate above
+ * 2048 IDs per ms, a millisecond starts at 0 or, at worst, at the random
+ * step (0..31) after a full one: the cap is kept to within 0.76%.
  *
  * 'zero': 0, the rule of uid 1.2 and before.
  */
 static inline int
-UidSequenceStart(int last_seq, int want)
+UidSequenceStart(int64 last_ms, int last_seq, int want)
 {
+	uint64		start;
+	int			need = want;
 	int			seq0;
 
 	if (uid_sequence_start == UID_SEQUENCE_START_ZERO)
 		return 0;
+	start = pg_atomic_read_u64(&gen->ms_start);
+	if (UidStateMs(start) == last_ms && UidStateSeq(start) <= last_seq)
+		need = Max(need, last_seq - UidStateSeq(start) + 1);
 	seq0 = (last_seq + 1 + (int) (UidRandomCheap32() % UID_SEQ_STEP_MAX)) & UID_MAX_SEQ;
-	if (seq0 > UID_SEQ_PER_MS - want)
+	if (seq0 > UID_SEQ_PER_MS - need)
 		seq0 = 0;
 	return seq0;
+}
+
+/* Records the first ID of a millisecond just opened, unless a later one is recorded. */
+static void
+UidNoteMsStart(uint64 first)
+{
+	uint64		old = pg_atomic_read_u64(&gen->ms_start);
+
+	while (old == PG_UINT64_MAX || old < first)
+		if (pg_atomic_compare_exchange_u64(&gen->ms_start, &old, first))
+			break;
 }
 
 /*
@@ -589,7 +618,7 @@ UidReserve(int want, int *got, int *worker)
 		if (likely(now > last_ms))
 		{
 			ms = now;
-			seq0 = UidSequenceStart(last_seq, want);
+			seq0 = UidSequenceStart(last_ms, last_seq, want);
 		}
 		else if (now == last_ms)
 		{
@@ -649,6 +678,8 @@ UidReserve(int want, int *got, int *worker)
 		if (pg_atomic_compare_exchange_u64(&gen->state, &old,
 										   UidMakeState(ms, seq0 + n - 1)))
 		{
+			if (ms > last_ms)
+				UidNoteMsStart(UidMakeState(ms, seq0));
 			*got = n;
 			*worker = UidGrantWorker(grant);
 			return UidMakeState(ms, seq0);

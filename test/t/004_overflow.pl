@@ -218,6 +218,29 @@ is( $node->safe_psql(
 	'saturated: ten milliseconds after a full one, each from 0..31 to 4095, so at least 4065 IDs each (first sequences '
 	  . join(', ', @firsts) . ')');
 
+# A millisecond starts at 0 when a start carried on would leave less room
+# than the millisecond before took: busy traffic does not fill the next one
+# early.  After one that took 3000 IDs: 0.  After one that took 10: carried
+# on, 1 to 32 past its last.
+set_clock($clock, '2027-01-01 00:00:13');
+$first = $node->safe_psql('postgres',
+	'INSERT INTO ids (id) VALUES (uid_next()) RETURNING (uid_decode(id)).sequence');
+$node->safe_psql('postgres',
+	'INSERT INTO ids (id) SELECT uid_next() FROM generate_series(1, 2999)');
+set_clock($clock, '2027-01-01 00:00:14');
+is( $node->safe_psql(
+		'postgres',
+		'INSERT INTO ids (id) VALUES (uid_next()) RETURNING (uid_decode(id)).sequence'),
+	'0',
+	"after a millisecond that took 3000 IDs (from sequence $first), the next starts at 0");
+$node->safe_psql('postgres',
+	'INSERT INTO ids (id) SELECT uid_next() FROM generate_series(1, 9)');
+set_clock($clock, '2027-01-01 00:00:15');
+my $seq = $node->safe_psql('postgres',
+	'INSERT INTO ids (id) VALUES (uid_next()) RETURNING (uid_decode(id)).sequence');
+ok($seq >= 10 && $seq <= 41,
+	"after a millisecond that took 10 IDs (0..9), the next carries on at $seq, 1 to 32 past 9");
+
 # uid.sequence_start = 'zero': every millisecond starts at sequence 0, so a
 # frozen millisecond holds exactly 4096 IDs, 0..4095 in call order, and the
 # next call gets sequence 0 of the next millisecond.
