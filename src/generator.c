@@ -131,11 +131,11 @@ static int	uid_sequence_start = UID_SEQUENCE_START_SPREAD;
 
 /*
  * Under 'spread', a new millisecond starts 1 to UID_SEQ_STEP_MAX past the
- * last sequence issued (modulo 4096).  After a full millisecond that is
- * sequence 0 to 31: at most 31 of 4096 IDs (0.76%) not issued, 15.5 (0.38%)
- * on average.  Half as large a step costs half as much but mixes id % n
- * less well with the time bits where n is no power of 2 and the IDs come at
- * a regular pace (docs/snowflake.md).
+ * last sequence issued (modulo 4096), or at 0 (UidSequenceStart).  After a
+ * full millisecond that is sequence 0 to 31: at most 31 of 4096 IDs (0.76%)
+ * not issued.  A smaller step would mix id % n less well with the time bits
+ * where n is no power of 2 and the IDs come at a regular pace
+ * (docs/snowflake.md).
  */
 #define UID_SEQ_STEP_MAX	32
 
