@@ -18,6 +18,10 @@
  *	floor_origin	atomic: who set floor_ms last (UidFloorOrigin), written
  *				after a raise; read only to explain a refusal.
  *	recovery_floor_done	atomic flag: the end-of-recovery floor was applied.
+ *	ms_start	atomic: state word of the first ID of the latest millisecond
+ *				opened (only raised), so that the next can tell how many IDs
+ *				that one took (UidSequenceStart).  A hint: a stale value
+ *				only changes where a millisecond starts, never the order.
  *	grant		atomic: the worker id this server may put in IDs, and the
  *				last millisecond it may issue in (the grant word, below).  Set
  *				once at shared-memory init for a static uid.worker_id; in
@@ -46,6 +50,7 @@
 #include "hwm.h"
 #include "preload.h"
 #include "primary_watch.h"
+#include "random.h"
 #include "stats.h"
 #include "topology.h"
 #include "uid.h"
@@ -57,6 +62,7 @@ typedef struct UidGeneratorShared
 	pg_atomic_uint64 floor_ms;
 	pg_atomic_uint32 floor_origin;
 	pg_atomic_uint32 recovery_floor_done;
+	pg_atomic_uint64 ms_start;
 	pg_atomic_uint64 grant;
 } UidGeneratorShared;
 
@@ -101,6 +107,37 @@ bool		uid_worker_id_given = false;	/* set in the configuration */
 /* the lease subsystem's UidLeaseAwaitWorkerId, set by _PG_init (generator.h) */
 UidAwaitWorkerIdHook uid_await_worker_id_hook = NULL;
 int			uid_max_batch = 10000;
+
+/*
+ * uid.sequence_start: where the sequence of a new millisecond starts
+ * (UidSequenceStart).  'spread' carries it on from the last ID so that the
+ * low bits of IDs issued at low traffic spread over id % n; 'zero' is the
+ * rule of uid 1.2 and before, under which the sequence field counts the IDs
+ * of its millisecond.
+ */
+typedef enum UidSequenceStartMode
+{
+	UID_SEQUENCE_START_SPREAD,
+	UID_SEQUENCE_START_ZERO
+} UidSequenceStartMode;
+
+static const struct config_enum_entry uid_sequence_start_options[] = {
+	{"spread", UID_SEQUENCE_START_SPREAD, false},
+	{"zero", UID_SEQUENCE_START_ZERO, false},
+	{NULL, 0, false}
+};
+
+static int	uid_sequence_start = UID_SEQUENCE_START_SPREAD;
+
+/*
+ * Under 'spread', a new millisecond starts 1 to UID_SEQ_STEP_MAX past the
+ * last sequence issued (modulo 4096), or at 0 (UidSequenceStart).  After a
+ * full millisecond that is sequence 0 to 31: at most 31 of 4096 IDs (0.76%)
+ * not issued.  A smaller step would mix id % n less well with the time bits
+ * where n is no power of 2 and the IDs come at a regular pace
+ * (docs/snowflake.md).
+ */
+#define UID_SEQ_STEP_MAX	32
 
 PG_FUNCTION_INFO_V1(uid_next);
 PG_FUNCTION_INFO_V1(uid_next_batch);
@@ -210,6 +247,18 @@ UidGeneratorDefineSettings(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("uid.sequence_start",
+							 "Where uid_next() starts the sequence field of a new millisecond.",
+							 "\"spread\" carries it on from the last ID, so that id % n of IDs "
+							 "issued at low traffic is balanced; \"zero\" starts every millisecond "
+							 "at 0, so that the field counts the IDs of its millisecond.",
+							 &uid_sequence_start,
+							 UID_SEQUENCE_START_SPREAD,
+							 uid_sequence_start_options,
+							 PGC_SIGHUP,
+							 0,
+							 NULL, NULL, NULL);
 }
 
 Size
@@ -235,6 +284,8 @@ UidGeneratorShmemInit(void)
 	pg_atomic_init_u32(&gen->recovery_floor_done, 0);
 	pg_atomic_init_u64(&gen->state,
 					   UidMakeState(UidHwmRestoredFloor(UID_HWM_UID_NEXT), UID_MAX_SEQ));
+	/* no millisecond opened yet: a time no state word has */
+	pg_atomic_init_u64(&gen->ms_start, PG_UINT64_MAX);
 	/* lease mode: no worker id until the lease worker grants one */
 	pg_atomic_init_u64(&gen->grant, uid_worker_id_lease ? 0 :
 					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
@@ -481,6 +532,58 @@ UidGeneratorCheckUsable(const char *funcname)
 }
 
 /*
+ * The first sequence of a claim of want IDs in a millisecond after last_ms,
+ * the millisecond of the last ID, whose sequence was last_seq.  Any value
+ * keeps the order (the millisecond grew); the choice is about the low bits
+ * and capacity.
+ *
+ * 'spread': last_seq + 1 + a random step of 0..31, modulo 4096.  At low
+ * traffic, where each ID starts a millisecond, the sequence walks round all
+ * 4096 values, so id % 2^k is balanced for every k up to 12, and for other
+ * n the sequence is mixed with the time bits.  A plain carried counter
+ * would tell anyone holding two IDs exactly how many the worker issued
+ * between them; the step blurs that.
+ *
+ * It starts at 0 instead when the room left above that start is less than
+ * the claim (so that batches and adopted runs are not cut short) or less
+ * than the IDs that last_ms took (ms_start): busy traffic is expected to go
+ * on, and a millisecond that starts high would fill early and make its
+ * callers wait for the next.  So under saturation, and at any rate above
+ * 2048 IDs per ms, a millisecond starts at 0 or, at worst, at the random
+ * step (0..31) after a full one: the cap is kept to within 0.76%.
+ *
+ * 'zero': 0, the rule of uid 1.2 and before.
+ */
+static inline int
+UidSequenceStart(int64 last_ms, int last_seq, int want)
+{
+	uint64		start;
+	int			need = want;
+	int			seq0;
+
+	if (uid_sequence_start == UID_SEQUENCE_START_ZERO)
+		return 0;
+	start = pg_atomic_read_u64(&gen->ms_start);
+	if (UidStateMs(start) == last_ms && UidStateSeq(start) <= last_seq)
+		need = Max(need, last_seq - UidStateSeq(start) + 1);
+	seq0 = (last_seq + 1 + (int) (UidRandomCheap32() % UID_SEQ_STEP_MAX)) & UID_MAX_SEQ;
+	if (seq0 > UID_SEQ_PER_MS - need)
+		seq0 = 0;
+	return seq0;
+}
+
+/* Records the first ID of a millisecond just opened, unless a later one is recorded. */
+static void
+UidNoteMsStart(uint64 first)
+{
+	uint64		old = pg_atomic_read_u64(&gen->ms_start);
+
+	while (old == PG_UINT64_MAX || old < first)
+		if (pg_atomic_compare_exchange_u64(&gen->ms_start, &old, first))
+			break;
+}
+
+/*
  * Takes up to want consecutive IDs of one millisecond; sets *got (1..want)
  * and returns the state word of the first.  The caller composes the IDs.
  *
@@ -515,7 +618,7 @@ UidReserve(int want, int *got, int *worker)
 		if (likely(now > last_ms))
 		{
 			ms = now;
-			seq0 = 0;
+			seq0 = UidSequenceStart(last_ms, last_seq, want);
 		}
 		else if (now == last_ms)
 		{
@@ -575,6 +678,8 @@ UidReserve(int want, int *got, int *worker)
 		if (pg_atomic_compare_exchange_u64(&gen->state, &old,
 										   UidMakeState(ms, seq0 + n - 1)))
 		{
+			if (ms > last_ms)
+				UidNoteMsStart(UidMakeState(ms, seq0));
 			*got = n;
 			*worker = UidGrantWorker(grant);
 			return UidMakeState(ms, seq0);

@@ -1,7 +1,9 @@
 /*
  * random.c
  *		Cryptographically secure random bytes for UUIDs, drawn from
- *		pg_strong_random() 4 KiB at a time instead of once per UUID.
+ *		pg_strong_random() 4 KiB at a time instead of once per UUID; and a
+ *		cheap generator seeded from them for values that must vary but
+ *		guard no secret (UidRandomCheap32).
  *
  * Per-process state, no shared memory:
  *	rand_buf, rand_pos	the unused tail of the last block drawn.  Each byte is
@@ -12,6 +14,9 @@
  *						that its parent (the postmaster) or a sibling could
  *						also hold, even if the postmaster had drawn a block
  *						before forking.
+ *	cheap_state, cheap_owner	the cheap generator and the pid that seeded
+ *						it, renewed the same way: no two backends share a
+ *						stream.
  *
  * PostgreSQL sets MyProcPid = getpid() in every child right after fork, so
  * comparing with it costs no system call.  For forks that PostgreSQL does not
@@ -25,6 +30,7 @@
 #include <pthread.h>
 #endif
 
+#include "common/pg_prng.h"
 #include "miscadmin.h"
 
 #include "random.h"
@@ -34,6 +40,8 @@
 static uint8 rand_buf[UID_RANDOM_BLOCK];
 static int	rand_pos = UID_RANDOM_BLOCK;	/* empty */
 static int	rand_owner = 0;
+static pg_prng_state cheap_state;
+static int	cheap_owner = 0;
 
 #ifndef WIN32
 static bool rand_atfork_registered = false;
@@ -43,6 +51,7 @@ UidRandomForget(void)
 {
 	rand_owner = 0;
 	rand_pos = UID_RANDOM_BLOCK;
+	cheap_owner = 0;
 }
 #endif
 
@@ -117,4 +126,23 @@ UidRandom64(void)
 	else
 		UidRandomBytes(&v, sizeof(v));
 	return v;
+}
+
+/*
+ * 32 random bits from a per-process xoroshiro128** (PostgreSQL's pg_prng),
+ * seeded from this process's strong block on first use: a few nanoseconds
+ * and no system call, for values that must be spread and not guessable in
+ * bulk but protect nothing, such as the step by which uid_next() moves its
+ * sequence at the start of a millisecond (generator.c).  Not for keys or
+ * UUID bits: its output predicts its future output.
+ */
+uint32
+UidRandomCheap32(void)
+{
+	if (unlikely(cheap_owner != MyProcPid))
+	{
+		pg_prng_seed(&cheap_state, UidRandom64());
+		cheap_owner = MyProcPid;
+	}
+	return pg_prng_uint32(&cheap_state);
 }

@@ -1,6 +1,7 @@
 /*
  * random.h
- *		The per-process block of pg_strong_random() bytes (random.c).
+ *		The per-process block of pg_strong_random() bytes, and the cheap
+ *		generator seeded from it (random.c).
  */
 #ifndef UID_RANDOM_H
 #define UID_RANDOM_H
@@ -9,5 +10,6 @@
 
 extern void UidRandomBytes(void *dst, int n);
 extern uint64 UidRandom64(void);
+extern uint32 UidRandomCheap32(void);
 
 #endif							/* UID_RANDOM_H */
