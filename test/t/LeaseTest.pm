@@ -9,6 +9,7 @@ use Exporter 'import';
 use Time::HiRes qw(usleep);
 use PostgreSQL::Test::Utils;
 use IPC::Run;
+use UidCluster;
 
 our @EXPORT = qw(lease_node wait_held try_next_sql uid_epoch_ms kill9_and_start
   hostile_role plant_operators plant_lease_table is_superuser poll_within
