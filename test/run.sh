@@ -61,6 +61,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # ---------------------------------------------------------------------------
 if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	cd "$top"
+	export UID_NO_BITCODE=1
 	uid_build_private_install
 	# Citus, built for this server (test/build-citus.sh), joins its private install
 	if [ -n "${UID_CITUS_DIR:-}" ]; then
