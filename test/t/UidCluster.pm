@@ -15,7 +15,8 @@
 #                      attempt; the session ends when the call returns.
 #                      Anything but one SELECT, WITH, VALUES or TABLE
 #                      statement (or no query: a connection attempt) still
-#                      runs psql, as PostgreSQL::Test::Cluster does.
+#                      runs psql, as PostgreSQL::Test::Cluster does, and
+#                      so does every poll where DBD::Pg is not installed.
 #   init               on PostgreSQL 15 and 16, copies the data directory
 #                      $ENV{INITDB_TEMPLATE} where initdb would run without
 #                      options, as PostgreSQL 17 and later do by themselves
@@ -26,13 +27,14 @@ package UidCluster;
 use strict;
 use warnings;
 
-use DBI;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
 my $psql_poll = \&PostgreSQL::Test::Cluster::poll_query_until;
+# test/deps.sh installs DBD::Pg; without it, polls run psql as before
+my $have_dbd = eval { require DBI; require DBD::Pg; 1 };
 my $plain_init = \&PostgreSQL::Test::Cluster::init;
 
 # One SELECT-like statement, which a session answers as psql would.
@@ -55,7 +57,7 @@ sub _session
 		{ AutoCommit => 1, RaiseError => 0, PrintError => 0, PrintWarn => 1,
 		  pg_bool_tf => 1, pg_expand_array => 0, pg_server_prepare => 0,
 		  pg_enable_utf8 => 0 });
-	return ($dbh, $dbh ? '' : ($DBI::errstr // $why));
+	return ($dbh, $dbh ? "" : (DBI->errstr // $why));
 }
 
 # A row as psql -XAt prints it (DBD::Pg gives bytea as its bytes).
@@ -74,7 +76,7 @@ no warnings 'redefine';
 
 *PostgreSQL::Test::Cluster::poll_query_until = sub {
 	my ($self, $dbname, $query, $expected) = @_;
-	return $psql_poll->(@_) unless _one_query($query);
+	return $psql_poll->(@_) unless $have_dbd && _one_query($query);
 
 	local %ENV = $self->_get_env();
 	$expected = 't' unless defined($expected);
