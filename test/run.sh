@@ -61,6 +61,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # ---------------------------------------------------------------------------
 if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	cd "$top"
+	export UID_NO_BITCODE=1
 	uid_build_private_install
 	# Citus, built for this server (test/build-citus.sh), joins its private install
 	if [ -n "${UID_CITUS_DIR:-}" ]; then
@@ -133,14 +134,13 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	# diagnostics are in tmp_check/log, shown below for a file that failed.
 	suite_tap() {
 		local out=$top/tmp_prove.out f status
-		# PostgreSQL 17 and later copy one data directory made here
-		# (INITDB_TEMPLATE) where a test's node would run initdb without
-		# options: the same files, a fraction of the CPU
-		if grep -qs INITDB_TEMPLATE "$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/perl/PostgreSQL/Test/Cluster.pm"; then
-			rm -rf "$top/tmp_initdb_template"
-			initdb -A trust -N --no-instructions --lc-messages=C -D "$top/tmp_initdb_template" >/dev/null
-			export INITDB_TEMPLATE=$top/tmp_initdb_template
-		fi
+		# A test's node copies one data directory made here (INITDB_TEMPLATE)
+		# where it would run initdb without options: the same files, a
+		# sixth of the CPU (PostgreSQL 17 and later do it by themselves,
+		# test/t/UidCluster.pm for 15 and 16)
+		rm -rf "$top/tmp_initdb_template"
+		initdb -A trust -N --no-instructions --lc-messages=C -D "$top/tmp_initdb_template" >/dev/null
+		export INITDB_TEMPLATE=$top/tmp_initdb_template
 		uid_make installcheck-tap \
 			PROVE_FLAGS="-I test/t --timer --merge -j ${UID_TAP_JOBS:-1} ${UID_PROVE_FLAGS:-}" \
 			PROVE_TESTS="${UID_PROVE_TESTS:-$(tap_files | paste -sd ' ' -)}" 2>&1 | tee "$out"

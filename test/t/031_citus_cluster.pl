@@ -60,7 +60,7 @@ my %base = (
 	max_prepared_transactions => 50,
 	# the lease times of LeaseTest::lease_node, for when leases are on
 	'uid.lease_ttl' => '5s',
-	'uid.lease_renew_interval' => '100ms',
+	'uid.lease_renew_interval' => '500ms',
 	'uid.lease_safety_margin' => '2000ms',
 	'uid.lease_max_clock_skew' => '500ms');
 my $coord = uid_node('coordinator', %base);

@@ -10,6 +10,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UidCluster;
 
 my $node = PostgreSQL::Test::Cluster->new('no_preload');
 $node->init;

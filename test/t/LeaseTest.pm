@@ -9,6 +9,7 @@ use Exporter 'import';
 use Time::HiRes qw(usleep);
 use PostgreSQL::Test::Utils;
 use IPC::Run;
+use UidCluster;
 
 our @EXPORT = qw(lease_node wait_held try_next_sql uid_epoch_ms kill9_and_start
   hostile_role plant_operators plant_lease_table is_superuser poll_within
@@ -33,7 +34,11 @@ END $$;
 
 # A node in lease mode with short times.  Extra settings in %opts{conf}.
 # UID_LEASE_TEST_SCALE (default 1) multiplies the times, for servers far
-# slower than usual (test/valgrind.sh runs the lease tests with 20).
+# slower than usual (test/valgrind.sh runs the lease tests with 20).  A
+# renewal every 500 ms, a sixth of what is left of the TTL after the safety
+# margin: every 100 ms, an idle server leasing from another one cost the
+# two of them 93 ms of CPU a second on the 2-core CI machine (24 at 500 ms),
+# and the lease tests run several at once for minutes.
 sub lease_node
 {
 	my ($name, %opts) = @_;
@@ -44,7 +49,7 @@ sub lease_node
 		"shared_preload_libraries = 'uid'\n"
 		  . "uid.worker_id = 'lease'\n"
 		  . "uid.lease_ttl = '@{[5 * $scale]}s'\n"
-		  . "uid.lease_renew_interval = '@{[100 * $scale]}ms'\n"
+		  . "uid.lease_renew_interval = '@{[500 * $scale]}ms'\n"
 		  . "uid.lease_safety_margin = '@{[2000 * $scale]}ms'\n"
 		  . "uid.lease_max_clock_skew = '@{[500 * $scale]}ms'\n"
 		  . ($opts{conf} // ''));

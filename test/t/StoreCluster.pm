@@ -31,6 +31,7 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Time::HiRes qw(usleep);
+use UidCluster;
 
 our $PG_BIN = '/usr/lib/postgresql/15/bin';
 

@@ -37,6 +37,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use UidCluster;
 
 our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_writer conninfo insert_on_all
   write_hwm_v1 kill9_all uid_epoch_ms);
