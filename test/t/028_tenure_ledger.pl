@@ -171,6 +171,21 @@ is( $gen1->safe_psql(
 		'postgres', q{SELECT string_agg(kind || ':' || worker_id || ':' || ids, ',' ORDER BY kind)
 FROM uid_audit('all_ids', 'id') WHERE kind <> 'total'}),
 	'future:0:3,unexplained:700:5', 'uid_audit() finds the foreign ids and those from the future');
+# the same ids in a column of the uid type: the same findings, and
+# uid_whence() of a uid value names its issuer
+$gen1->safe_psql('postgres', q{CREATE TABLE all_uids AS SELECT id::uid AS id, port FROM all_ids});
+is( $gen1->safe_psql(
+		'postgres', q{SELECT string_agg(kind || ':' || coalesce(worker_id, -1) || ':' || ids, ',' ORDER BY kind, worker_id)
+FROM uid_audit('all_uids', 'id')}),
+	$gen1->safe_psql(
+		'postgres', q{SELECT string_agg(kind || ':' || coalesce(worker_id, -1) || ':' || ids, ',' ORDER BY kind, worker_id)
+FROM uid_audit('all_ids', 'id')}),
+	'uid_audit() of a uid column finds what it finds in the bigint column');
+is( $gen1->safe_psql(
+		'postgres', q{
+SELECT count(*) FROM (SELECT id, port FROM all_uids WHERE port <> 0 ORDER BY random() LIMIT 20) AS s
+WHERE (SELECT array_agg(w.port) FROM uid_whence(s.id) AS w) IS DISTINCT FROM ARRAY[s.port]}), '0',
+	'uid_whence() of 20 ids of the uid type names exactly the server that issued each');
 $gen1->safe_psql('postgres', q{
 CREATE TABLE uuids (u uuid);
 INSERT INTO uuids SELECT uuid7() FROM generate_series(1, 10);
