@@ -521,9 +521,12 @@ BEGIN
     END IF;
     -- the column to the uid type: bigint's representation, so the table
     -- and its indexes are kept as they are (an identity is dropped above)
-    IF a_as_uid AND att.atttypid OPERATOR(pg_catalog.<>) '@extschema@.uid'::pg_catalog.regtype THEN
-        steps := steps OPERATOR(pg_catalog.||)
-            pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE @extschema@.uid', a_rel, a_col);
+    -- (as_uid is refused for a sequence above: att is a table's column here)
+    IF a_as_uid THEN
+        IF att.atttypid OPERATOR(pg_catalog.<>) '@extschema@.uid'::pg_catalog.regtype THEN
+            steps := steps OPERATOR(pg_catalog.||)
+                pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE @extschema@.uid', a_rel, a_col);
+        END IF;
     END IF;
     steps := steps OPERATOR(pg_catalog.||) ARRAY[
         pg_catalog.format('SELECT pg_catalog.setval(%L, %s, true)', seq, seq_last),
