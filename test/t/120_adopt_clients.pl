@@ -25,43 +25,10 @@ use UidTap;
 my $baseline = ($ENV{UID_ADOPT_CLIENTS_BASELINE} // '') eq '1';
 my $clients  = dirname(__FILE__) . '/../clients';
 
-my $java_dir = '/usr/share/java';
-my @jars     = map { "$java_dir/$_.jar" } qw(
-  hibernate-core hibernate-commons-annotations geronimo-jpa_2.0_spec
-  geronimo-jta-1.2-spec antlr commons-collections3 dom4j javassist
-  slf4j-api slf4j-nop postgresql);
+my @jars     = hibernate_jars();
 
-sub on_path
-{
-	my ($prog) = @_;
-	return grep { -x "$_/$prog" } split /:/, $ENV{PATH} // '';
-}
-
-my @missing;
-push @missing, 'javac and java (default-jdk-headless)'
-  unless on_path('javac') && on_path('java');
-if (my @absent = grep { !-r } @jars)
-{
-	push @missing, 'the jars ' . join(' ', map { s{.*/}{}r } @absent)
-	  . ' (libhibernate3-java, libjavassist-java, libslf4j-java, libpostgresql-jdbc-java)';
-}
-if (!on_path('php'))
-{
-	push @missing, 'php (php-cli)';
-}
-elsif (system('php', '-r', 'exit(in_array("pgsql", PDO::getAvailableDrivers()) ? 0 : 1);') != 0)
-{
-	push @missing, 'pdo_pgsql (php-pgsql)';
-}
-push @missing, 'DBD::Pg (libdbd-pg-perl)'
-  unless eval { require DBI; require DBD::Pg; 1 };
-if (@missing)
-{
-	my $list = join ', ', @missing;
-	plan skip_all => "not installed: $list (test/deps.sh installs them)"
-	  unless $ENV{UID_REQUIRE_ENGINES};
-	BAIL_OUT("not installed: $list");
-}
+my @missing = missing_jvm_php_perl_clients();
+skip_unless_installed(@missing);
 
 # Every statement of PHP and DBD::Pg goes to the server log, so that it shows
 # what each client sends to read the new id.

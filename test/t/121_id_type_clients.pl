@@ -35,39 +35,14 @@ my $baseline = ($ENV{UID_ID_TYPE_CLIENTS_BASELINE} // '') eq '1';
 my $clients  = dirname(__FILE__) . '/../clients';
 my $rows     = 20000;
 
-my $java_dir = '/usr/share/java';
-my @jars     = map { "$java_dir/$_.jar" } qw(
-  hibernate-core hibernate-commons-annotations geronimo-jpa_2.0_spec
-  geronimo-jta-1.2-spec antlr commons-collections3 dom4j javassist
-  slf4j-api slf4j-nop postgresql);
+my @jars     = hibernate_jars();
 # Debian's node-pg lives in /usr/share/nodejs; test/deps.sh puts npm's pg
 # into /var/cache/uid-npm where Debian's cannot be installed
 my $node_path = '/var/cache/uid-npm/node_modules:/usr/share/nodejs';
 # Debian's python3, for which python3-psycopg2 is built
 my $python = -x '/usr/bin/python3' ? '/usr/bin/python3' : 'python3';
 
-sub on_path
-{
-	my ($prog) = @_;
-	return grep { -x "$_/$prog" } split /:/, $ENV{PATH} // '';
-}
-
-my @missing;
-push @missing, 'javac and java (default-jdk-headless)'
-  unless on_path('javac') && on_path('java');
-if (my @absent = grep { !-r } @jars)
-{
-	push @missing, 'the jars ' . join(' ', map { s{.*/}{}r } @absent)
-	  . ' (libhibernate3-java, libjavassist-java, libslf4j-java, libpostgresql-jdbc-java)';
-}
-if (!on_path('php'))
-{
-	push @missing, 'php (php-cli)';
-}
-elsif (system('php', '-r', 'exit(in_array("pgsql", PDO::getAvailableDrivers()) ? 0 : 1);') != 0)
-{
-	push @missing, 'pdo_pgsql (php-pgsql)';
-}
+my @missing = missing_jvm_php_perl_clients();
 if (!on_path('node'))
 {
 	push @missing, 'node (nodejs)';
@@ -78,17 +53,9 @@ else
 	push @missing, 'node-postgres (node-pg, or npm pg in /var/cache/uid-npm)'
 	  if system('node', '-e', 'require("pg")') != 0;
 }
-push @missing, 'DBD::Pg (libdbd-pg-perl)'
-  unless eval { require DBI; require DBD::Pg; 1 };
 push @missing, 'psycopg2 (python3-psycopg2)'
   if system($python, '-c', 'import psycopg2') != 0;
-if (@missing)
-{
-	my $list = join ', ', @missing;
-	plan skip_all => "not installed: $list (test/deps.sh installs them)"
-	  unless $ENV{UID_REQUIRE_ENGINES};
-	BAIL_OUT("not installed: $list");
-}
+skip_unless_installed(@missing);
 
 my $node = uid_node('id_type_clients', 'uid.worker_id' => 7, 'listen_addresses' => '127.0.0.1');
 $node->start;

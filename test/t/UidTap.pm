@@ -40,9 +40,63 @@ use IPC::Run;
 use UidCluster;
 
 our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_writer conninfo insert_on_all
-  write_hwm_v1 kill9_all uid_epoch_ms);
+  write_hwm_v1 kill9_all uid_epoch_ms on_path hibernate_jars missing_jvm_php_perl_clients skip_unless_installed);
 
 our $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+
+# Whether a program is on the PATH.
+sub on_path
+{
+	my ($prog) = @_;
+	return grep { -x "$_/$prog" } split /:/, $ENV{PATH} // '';
+}
+
+# The jars of Hibernate 3.6 and PgJDBC from Debian's packages
+# (test/clients/hibernate).
+sub hibernate_jars
+{
+	return map { "/usr/share/java/$_.jar" } qw(
+	  hibernate-core hibernate-commons-annotations geronimo-jpa_2.0_spec
+	  geronimo-jta-1.2-spec antlr commons-collections3 dom4j javassist
+	  slf4j-api slf4j-nop postgresql);
+}
+
+# What the client tests (120, 121) need of Java with Hibernate, PHP PDO and
+# DBD::Pg and cannot find: a list of names with their Debian packages.
+sub missing_jvm_php_perl_clients
+{
+	my @missing;
+	push @missing, 'javac and java (default-jdk-headless)'
+	  unless on_path('javac') && on_path('java');
+	if (my @absent = grep { !-r } hibernate_jars())
+	{
+		push @missing, 'the jars ' . join(' ', map { s{.*/}{}r } @absent)
+		  . ' (libhibernate3-java, libjavassist-java, libslf4j-java, libpostgresql-jdbc-java)';
+	}
+	if (!on_path('php'))
+	{
+		push @missing, 'php (php-cli)';
+	}
+	elsif (system('php', '-r', 'exit(in_array("pgsql", PDO::getAvailableDrivers()) ? 0 : 1);') != 0)
+	{
+		push @missing, 'pdo_pgsql (php-pgsql)';
+	}
+	push @missing, 'DBD::Pg (libdbd-pg-perl)'
+	  unless eval { require DBI; require DBD::Pg; 1 };
+	return @missing;
+}
+
+# Skips the whole test if something it needs is missing, or stops the run
+# where every engine is required (UID_REQUIRE_ENGINES, as in CI).
+sub skip_unless_installed
+{
+	my @missing = @_;
+	return unless @missing;
+	my $list = join ', ', @missing;
+	plan skip_all => "not installed: $list (test/deps.sh installs them)"
+	  unless $ENV{UID_REQUIRE_ENGINES};
+	BAIL_OUT("not installed: $list");
+}
 
 # 2026-01-01T00:00:00Z in ms since the Unix epoch (src/decode.h)
 sub uid_epoch_ms { return 1767225600000; }
