@@ -1,22 +1,35 @@
 # What the Perl TAP tests of uid change in PostgreSQL::Test::Cluster, to
 # cost less CPU for the same checks (loaded by UidTap.pm, LeaseTest.pm and
-# StoreCluster.pm; a file that uses none of them loads it itself):
+# StoreCluster.pm; a file that uses none of them loads it itself).  A psql
+# run cost about 80 ms of CPU on the 2-core CI machine (the client, the
+# fork of the test's Perl that starts it, and a new backend), and the tests
+# ran some ten thousand of them per version; most were one SELECT.
 #
-#   poll_query_until   runs its query over one session per call, every
-#                      100 ms as before, instead of one psql (and one new
-#                      backend) per attempt: a psql run cost about 80 ms of
-#                      CPU on the 2-core CI machine, so every wait polled
-#                      that way kept most of a core busy.  The output is
-#                      compared as psql -XAt prints it (rows on lines,
-#                      columns joined by '|', NULL empty, booleans t/f),
-#                      and a notice or a warning counts as output on stderr
-#                      (no match), as before.  A session that broke (the
-#                      server restarted) is opened again at the next
-#                      attempt; the session ends when the call returns.
-#                      Anything but one SELECT, WITH, VALUES or TABLE
-#                      statement (or no query: a connection attempt) still
-#                      runs psql, as PostgreSQL::Test::Cluster does, and
-#                      so does every poll where DBD::Pg is not installed.
+#   safe_psql          one SELECT, WITH, VALUES or TABLE statement, with no
+#                      options, runs over a session kept per node and
+#                      database instead of a new psql and backend.  Before
+#                      each use the session is reset with DISCARD ALL (so
+#                      no setting, lock, prepared statement or role of one
+#                      call reaches the next, as with a new backend), which
+#                      also finds a session the server has closed (a
+#                      restart, a kill): it is opened again.  The output is
+#                      psql -XAt's (rows on lines, columns joined by '|',
+#                      NULL empty, booleans t/f, bytea in hex), a notice or
+#                      a warning is shown as safe_psql shows psql's stderr,
+#                      and an error dies with the server's message, as
+#                      safe_psql does.  Anything else (several statements,
+#                      DDL, DML, a backslash, options such as connstr or
+#                      stdin) runs psql as before; so does everything where
+#                      DBD::Pg is not installed.  What a kept session would
+#                      not see as a new one does, it does not meet: the
+#                      node's sessions are closed before psql runs ALTER,
+#                      CREATE or DROP of a ROLE, USER or DATABASE (settings
+#                      that only new sessions take, a database that must
+#                      have no session) or ALTER SYSTEM, and before the
+#                      node stops, restarts or is killed.
+#   poll_query_until   the same, every 100 ms as before; a notice or a
+#                      warning counts as output on stderr (no match), as
+#                      before.
 #   init               on PostgreSQL 15 and 16, copies the data directory
 #                      $ENV{INITDB_TEMPLATE} where initdb would run without
 #                      options, as PostgreSQL 17 and later do by themselves
@@ -33,6 +46,8 @@ use Test::More;
 use Time::HiRes qw(usleep);
 
 my $psql_poll = \&PostgreSQL::Test::Cluster::poll_query_until;
+my $plain_safe_psql = \&PostgreSQL::Test::Cluster::safe_psql;
+my $plain_psql = \&PostgreSQL::Test::Cluster::psql;
 # test/deps.sh installs DBD::Pg; without it, polls run psql as before
 my $have_dbd = eval { require DBI; require DBD::Pg; 1 };
 my $plain_init = \&PostgreSQL::Test::Cluster::init;
@@ -43,7 +58,7 @@ sub _one_query
 	my ($query) = @_;
 	return 0 unless defined $query;
 	(my $q = $query) =~ s/;\s*\z//;
-	return $q !~ /;/ && $q =~ /\A\s*(?:SELECT|WITH|VALUES|TABLE)\b/i;
+	return $q !~ /[;\\]/ && $q =~ /\A\s*(?:SELECT|WITH|VALUES|TABLE)\b/i;
 }
 
 # A session to $node's database $dbname, or undef (and why) if none can be
@@ -58,6 +73,64 @@ sub _session
 		  pg_bool_tf => 1, pg_expand_array => 0, pg_server_prepare => 0,
 		  pg_enable_utf8 => 0 });
 	return ($dbh, $dbh ? "" : (DBI->errstr // $why));
+}
+
+# The sessions kept for safe_psql and poll_query_until: connection string
+# => { dbh, port, host }.
+my %kept;
+
+# The kept session to $node's database $dbname, reset as a new session
+# would be; opened (again) if there is none or it broke.  Undef (and why)
+# if none can be opened now.
+sub _kept_session
+{
+	my ($node, $dbname) = @_;
+	my $key = $node->connstr($dbname);
+	if (my $k = $kept{$key})
+	{
+		local $SIG{__WARN__} = sub { };
+		return ($k->{dbh}, '') if $k->{dbh}->do('DISCARD ALL');
+		_forget($key);
+	}
+	my ($dbh, $why) = _session($node, $dbname);
+	$kept{$key} = { dbh => $dbh, port => $node->port, host => $node->host } if $dbh;
+	return ($dbh, $why);
+}
+
+sub _forget
+{
+	my ($key) = @_;
+	my $k = delete $kept{$key} or return;
+	local $SIG{__WARN__} = sub { };
+	$k->{dbh}->disconnect;
+	return;
+}
+
+# Closes the sessions kept to $node.
+sub _forget_node
+{
+	my ($node) = @_;
+	for my $key (keys %kept)
+	{
+		_forget($key)
+		  if $kept{$key}{port} eq $node->port && $kept{$key}{host} eq $node->host;
+	}
+	return;
+}
+
+# $query's rows as psql -XAt prints them, and what it said on stderr; undef
+# rows if it failed.
+sub _run_query
+{
+	my ($dbh, $query) = @_;
+	my $stderr = '';
+	# notices and warnings reach DBD::Pg's warn(): psql's stderr
+	local $SIG{__WARN__} = sub { $stderr .= $_[0] };
+	# pg_direct: the text goes to the server as it is (a '?' is an operator)
+	my $sth = $dbh->prepare($query, { pg_direct => 1 });
+	my $rows = $sth && $sth->execute && $sth->fetchall_arrayref;
+	return (undef, $stderr . ($dbh->errstr // 'error')) unless $rows;
+	return (join("\n", map { _psql_row($sth, $_) } @$rows), $stderr);
 }
 
 # A row as psql -XAt prints it (DBD::Pg gives bytea as its bytes).
@@ -85,36 +158,25 @@ no warnings 'redefine';
 	for (my $attempts = 0; $attempts < $max_attempts; $attempts++)
 	{
 		($stdout, $stderr) = ('', '');
-		($dbh, $stderr) = _session($self, $dbname) unless $dbh;
+		($dbh, $stderr) = _kept_session($self, $dbname) unless $dbh;
 		if ($dbh)
 		{
-			# notices and warnings reach DBD::Pg's warn(): psql's stderr
-			local $SIG{__WARN__} = sub { $stderr .= $_[0] };
-			my $sth = $dbh->prepare($query);
-			my $rows = $sth && $sth->execute && $sth->fetchall_arrayref;
-			if ($rows)
+			my $out;
+			($out, $stderr) = _run_query($dbh, $query);
+			if (defined $out)
 			{
-				$stdout = join "\n", map { _psql_row($sth, $_) } @$rows;
+				$stdout = $out;
 			}
-			else
+			elsif (!$dbh->ping)
 			{
-				$stderr .= $dbh->errstr // 'error';
-				if (!$dbh->ping)
-				{
-					$dbh->disconnect;
-					undef $dbh;
-				}
+				_forget($self->connstr($dbname));
+				undef $dbh;
 			}
 		}
 		chomp($stderr);
-		if ($dbh && $stdout eq $expected && $stderr eq '')
-		{
-			$dbh->disconnect;
-			return 1;
-		}
+		return 1 if $dbh && $stdout eq $expected && $stderr eq '';
 		usleep(100_000);
 	}
-	$dbh->disconnect if $dbh;
 	diag qq(poll_query_until timed out executing this query:
 $query
 expecting this output:
@@ -125,6 +187,40 @@ with stderr:
 $stderr);
 	return 0;
 };
+
+*PostgreSQL::Test::Cluster::safe_psql = sub {
+	my ($self, $dbname, $sql, %params) = @_;
+	return $plain_safe_psql->(@_) unless $have_dbd && !%params && _one_query($sql);
+
+	local %ENV = $self->_get_env();
+	my ($dbh) = _kept_session($self, $dbname);
+	# no session now: psql, as before, says why
+	return $plain_safe_psql->(@_) unless $dbh;
+	my ($out, $stderr) = _run_query($dbh, $sql);
+	chomp $stderr;
+	die "error running SQL: '$stderr'\nwhile running it over a kept session with sql '$sql'"
+	  unless defined $out;
+	print "#### Begin standard error\n$stderr\n#### End standard error\n" if $stderr ne '';
+	return $out;
+};
+
+*PostgreSQL::Test::Cluster::psql = sub {
+	my ($self, $dbname, $sql) = @_;
+	_forget_node($self)
+	  if defined $sql
+	  && $sql =~ /\b(?:(?:ALTER|CREATE|DROP)\s+(?:ROLE|USER|DATABASE)|ALTER\s+SYSTEM)\b/i;
+	return $plain_psql->(@_);
+};
+
+for my $name (qw(stop restart kill9 teardown_node))
+{
+	my $plain = \&{"PostgreSQL::Test::Cluster::$name"};
+	no strict 'refs';
+	*{"PostgreSQL::Test::Cluster::$name"} = sub {
+		_forget_node($_[0]);
+		return $plain->(@_);
+	};
+}
 
 # PostgreSQL 17 and later copy the template themselves.
 if (!grep { /INITDB_TEMPLATE/ }
