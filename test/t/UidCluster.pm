@@ -7,12 +7,13 @@
 #
 #   safe_psql          one SELECT, WITH, VALUES or TABLE statement, with no
 #                      options, runs over a session kept per node and
-#                      database instead of a new psql and backend.  Before
-#                      each use the session is reset with DISCARD ALL (so
-#                      no setting, lock, prepared statement or role of one
-#                      call reaches the next, as with a new backend), which
-#                      also finds a session the server has closed (a
-#                      restart, a kill): it is opened again.  The output is
+#                      database instead of a new psql and backend.  When
+#                      the call ends, the session is reset with DISCARD ALL
+#                      (its settings, session locks, prepared statements,
+#                      temporary tables and role end then, as when psql's
+#                      backend exits); before each use it is pinged, and
+#                      one the server has closed (a restart, a kill) is
+#                      opened again.  The output is
 #                      psql -XAt's (rows on lines, columns joined by '|',
 #                      NULL empty, booleans t/f, bytea in hex), a notice or
 #                      a warning is shown as safe_psql shows psql's stderr,
@@ -79,9 +80,8 @@ sub _session
 # => { dbh, port, host }.
 my %kept;
 
-# The kept session to $node's database $dbname, reset as a new session
-# would be; opened (again) if there is none or it broke.  Undef (and why)
-# if none can be opened now.
+# The kept session to $node's database $dbname; opened (again) if there is
+# none or it broke.  Undef (and why) if none can be opened now.
 sub _kept_session
 {
 	my ($node, $dbname) = @_;
@@ -89,12 +89,24 @@ sub _kept_session
 	if (my $k = $kept{$key})
 	{
 		local $SIG{__WARN__} = sub { };
-		return ($k->{dbh}, '') if $k->{dbh}->do('DISCARD ALL');
+		return ($k->{dbh}, '') if $k->{dbh}->ping;
 		_forget($key);
 	}
 	my ($dbh, $why) = _session($node, $dbname);
 	$kept{$key} = { dbh => $dbh, port => $node->port, host => $node->host } if $dbh;
 	return ($dbh, $why);
+}
+
+# Ends what a call did in $node's session to $dbname, as the end of a
+# backend would: settings, session locks, temporary tables, the role.
+sub _reset_session
+{
+	my ($node, $dbname) = @_;
+	my $key = $node->connstr($dbname);
+	my $k = $kept{$key} or return;
+	local $SIG{__WARN__} = sub { };
+	_forget($key) unless $k->{dbh}->do('DISCARD ALL');
+	return;
 }
 
 sub _forget
@@ -174,9 +186,14 @@ no warnings 'redefine';
 			}
 		}
 		chomp($stderr);
-		return 1 if $dbh && $stdout eq $expected && $stderr eq '';
+		if ($dbh && $stdout eq $expected && $stderr eq '')
+		{
+			_reset_session($self, $dbname);
+			return 1;
+		}
 		usleep(100_000);
 	}
+	_reset_session($self, $dbname);
 	diag qq(poll_query_until timed out executing this query:
 $query
 expecting this output:
@@ -197,6 +214,7 @@ $stderr);
 	# no session now: psql, as before, says why
 	return $plain_safe_psql->(@_) unless $dbh;
 	my ($out, $stderr) = _run_query($dbh, $sql);
+	_reset_session($self, $dbname);
 	chomp $stderr;
 	die "error running SQL: '$stderr'\nwhile running it over a kept session with sql '$sql'"
 	  unless defined $out;

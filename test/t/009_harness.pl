@@ -1,0 +1,81 @@
+# The test harness itself: safe_psql of one SELECT runs over a session kept
+# per node and database (test/t/UidCluster.pm), and must answer as psql
+# does, with what a new backend would see, so that no other test checks
+# less than it says.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use lib 't', 'test/t';
+use LeaseTest;
+
+eval { require DBD::Pg; 1 }
+  or plan skip_all => 'DBD::Pg is not installed: safe_psql runs psql (test/deps.sh installs it)';
+
+my $node = PostgreSQL::Test::Cluster->new('harness');
+$node->init;
+$node->start;
+
+# psql's own answer (a new psql and backend), for comparison
+sub by_psql
+{
+	my ($sql, $db) = @_;
+	my ($ret, $out, $err) = $node->psql($db // 'postgres', $sql);
+	die "psql: $err" if $ret;
+	return $out;
+}
+
+my $pid = $node->safe_psql('postgres', 'SELECT pg_backend_pid()');
+is($node->safe_psql('postgres', 'SELECT pg_backend_pid()'), $pid,
+	'two calls share one session (the harness keeps it)');
+
+for my $sql (
+	q{SELECT true, false, NULL::int, 1.50::numeric, 'a|b'},
+	q{SELECT g, g % 2 = 0 FROM generate_series(1, 3) g},
+	q{SELECT NULL UNION ALL SELECT NULL},
+	q{SELECT '\x00ff10'::bytea, ARRAY[1, NULL, 3], ARRAY['x y', '"q"']},
+	q{SELECT '{"a": 1}'::jsonb ? 'a', '{"a": 1}'::json},
+	q{SELECT 'é€😀', E'two\nlines'},
+	q{SELECT '2026-01-02 03:04:05.678+00'::timestamptz, '1 day 2 hours'::interval},
+	q{SELECT pg_sleep(0)},
+	q{SELECT 1 WHERE false},
+	q{VALUES (1, 'x'), (2, 'y')},
+	q{WITH t AS (SELECT 42 AS n) TABLE t;})
+{
+	is($node->safe_psql('postgres', $sql), by_psql($sql), "as psql prints it: $sql");
+}
+
+eval { $node->safe_psql('postgres', 'SELECT 1 / 0') };
+like($@, qr/ERROR:  division by zero/, 'an error dies with the server\'s message');
+is($node->safe_psql('postgres', 'SELECT 1'), '1', 'and the session answers the next call');
+
+# what a call does to its session ends with it, as with psql's backend
+$node->safe_psql('postgres', q{SELECT set_config('work_mem', '1234kB', false), pg_advisory_lock(42)});
+is($node->safe_psql('postgres', q{SELECT current_setting('work_mem')}), by_psql('SHOW work_mem'),
+	'a setting made by one call is gone in the next');
+is(by_psql('SELECT pg_try_advisory_lock(42)'), 't', 'a session lock taken by one call is released when it ends');
+
+# what only a new session sees
+$node->safe_psql('postgres', q{ALTER ROLE CURRENT_USER SET work_mem = '2MB'});
+is($node->safe_psql('postgres', q{SELECT current_setting('work_mem')}), '2MB',
+	'a role setting made since is taken, as by a new session');
+$node->safe_psql('postgres', 'ALTER ROLE CURRENT_USER RESET work_mem');
+$node->safe_psql('postgres', 'CREATE DATABASE other');
+is($node->safe_psql('other', 'SELECT current_database()'), 'other', 'a session per database');
+$node->safe_psql('postgres', 'DROP DATABASE other');
+pass('a database the harness has a session to can be dropped');
+
+# a session the server closed is opened again
+$pid = $node->safe_psql('postgres', 'SELECT pg_backend_pid()');
+by_psql("SELECT pg_terminate_backend($pid)");
+isnt($node->safe_psql('postgres', 'SELECT pg_backend_pid()'), $pid, 'a terminated session is opened again');
+$node->restart;
+is($node->safe_psql('postgres', 'SELECT 1'), '1', 'after a restart');
+kill9_and_start($node);
+is($node->safe_psql('postgres', 'SELECT 1'), '1', 'after a crash');
+ok($node->poll_query_until('postgres', 'SELECT true'), 'poll_query_until answers over it too');
+
+$node->stop;
+done_testing();
