@@ -59,7 +59,7 @@ UidFormatUnixMs(int64 unix_ms)
  * sleep a little and return so the caller reads the clock again; otherwise
  * raise the clock error.  Sleeping in short slices means a clock that steps
  * further back during the wait is refused, not waited for.  first_look is
- * true the first time one call sees the clock behind: the step is counted
+ * true the first time one call sees the clock behind: the step, and a wait, are counted
  * once per call.  floor_origin is NULL when an ID was issued at last_ms;
  * otherwise last_ms is uid_next()'s floor, where nothing was issued in this
  * run, and floor_origin says who set it, so that the error names it rather
@@ -109,6 +109,9 @@ UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms, bool first_look,
 						 "If this server's clock is behind, correct it (NTP).", last)));
 	}
 
+	/* a wait is counted when it starts, as pg_stat_activity shows it */
+	if (first_look)
+		UidStatsAdd(UID_COUNT_CLOCK_WAITS, 1);
 	(void) WaitLatch(MyLatch,
 					 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 					 Min(lag, UID_CLOCK_PAUSE_MAX_MS),

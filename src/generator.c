@@ -649,11 +649,7 @@ UidReserve(int want, int *got, int *worker)
 				max_lag = Max(max_lag, uid_reserve_window_ms);
 			UidClockGuard(last_ms, now, max_lag, !waited_clock,
 						  at_floor ? UidGeneratorFloorOrigin() : NULL);
-			if (!waited_clock)
-			{
-				UidStatsAdd(UID_COUNT_CLOCK_WAITS, 1);
-				waited_clock = true;
-			}
+			waited_clock = true;
 			continue;
 		}
 

@@ -337,13 +337,15 @@ test_version() {
 	fi
 }
 
-# How many versions run at once: UID_JOBS (default 3).  The suites mostly
-# wait (lease expiries, failovers, replication): two versions at once kept
-# the 2 cores 41% busy.  Three fill them; more stretch every file (three
-# versions with two Perl TAP files each kept them saturated and took
-# longer in all).  The versions start in the order of their length, the
-# two that run the store failover scenarios (15, 19) first, so that the
-# shorter ones fill the end.
+# How many versions run at once: UID_JOBS (default 3).  The run is bound
+# by the 2 cores of the CI machine: with two versions at once they were 70%
+# busy over the run (saturated while the model ran, then one version alone
+# for its last 800 s); three keep them saturated until the last version.
+# More stretch every file (three versions with two Perl TAP files each took
+# longer in all: tests that draw IDs at a fixed rate while they wait, and
+# every poll, cost CPU for as long as they wait).  The versions start in
+# the order of their length, the two that run the store failover
+# scenarios (15, 19) first, so that the shorter ones fill the end.
 jobs_max=${UID_JOBS:-3}
 [[ "$jobs_max" =~ ^[1-9][0-9]*$ ]] || { echo "UID_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
 declare -A version_of=()
