@@ -59,11 +59,11 @@ UidFormatUnixMs(int64 unix_ms)
  * sleep a little and return so the caller reads the clock again; otherwise
  * raise the clock error.  Sleeping in short slices means a clock that steps
  * further back during the wait is refused, not waited for.  first_look is
- * true the first time one call sees the clock behind: the step, and a wait, are counted
- * once per call.  floor_origin is NULL when an ID was issued at last_ms;
- * otherwise last_ms is uid_next()'s floor, where nothing was issued in this
- * run, and floor_origin says who set it, so that the error names it rather
- * than an issue time that never was.
+ * true the first time one call sees the clock behind: the step and the wait
+ * are counted once per call.  floor_origin is NULL when an ID was issued at
+ * last_ms; otherwise last_ms is uid_next()'s floor, where nothing was issued
+ * in this run, and floor_origin says who set it, so that the error names it
+ * rather than an issue time that never was.
  */
 void
 UidClockGuard(int64 last_ms, int64 now_ms, int64 max_lag_ms, bool first_look,
