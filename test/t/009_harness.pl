@@ -53,9 +53,10 @@ is($node->safe_psql('postgres', 'SELECT 1'), '1', 'and the session answers the n
 
 # what a call does to its session ends with it, as with psql's backend
 $node->safe_psql('postgres', q{SELECT set_config('work_mem', '1234kB', false), pg_advisory_lock(42)});
+# (the lock first: the next call through the harness must not be what frees it)
+is(by_psql('SELECT pg_try_advisory_lock(42)'), 't', 'a session lock taken by one call is released when it ends');
 is($node->safe_psql('postgres', q{SELECT current_setting('work_mem')}), by_psql('SHOW work_mem'),
 	'a setting made by one call is gone in the next');
-is(by_psql('SELECT pg_try_advisory_lock(42)'), 't', 'a session lock taken by one call is released when it ends');
 
 # what only a new session sees
 $node->safe_psql('postgres', q{ALTER ROLE CURRENT_USER SET work_mem = '2MB'});
