@@ -9,16 +9,9 @@
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
-if [ $# -eq 0 ]; then
-	set -- $(ls src/*.o | grep -v '^src/uid_decode\.o$')
-fi
-for o in "$@"; do
-	[ -f "$o" ] || { echo "1..1"; echo "not ok 1 - $o exists (build first)"; exit 1; }
-	# "file kind symbol": D for defined (global), U for undefined
-	nm -g "$o" | awk -v f="$(basename "$o" .o).c" '
-		$1 == "U" { print f, "U", $2; next }
-		NF == 3 && $2 ~ /^[TDBRVWCGS]$/ { print f, "D", $3 }'
-done | perl -e '
+. test/unit/symbols.sh
+symbols=$(uid_object_symbols "$@") || { printf '%s\n' "$symbols"; exit 1; }
+printf '%s\n' "$symbols" | perl -e '
 use strict;
 use warnings;
 my (%def, %undef, %files);

@@ -21,16 +21,12 @@
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
-if [ $# -eq 0 ]; then
-	set -- $(ls src/*.o | grep -v '^src/uid_decode\.o$')
-fi
+. test/unit/symbols.sh
 defs=$(mktemp)
 trap 'rm -f "$defs"' EXIT
-for o in "$@"; do
-	[ -f "$o" ] || { echo "1..1"; echo "not ok 1 - $o exists (build first)"; exit 1; }
-	# "symbol file.c" for each symbol the object defines
-	nm -g "$o" | awk -v f="$(basename "$o" .o).c" 'NF == 3 && $2 ~ /^[TDBRVWCGS]$/ { print $3, f }'
-done >"$defs"
+symbols=$(uid_object_symbols "$@") || { printf '%s\n' "$symbols"; exit 1; }
+# "symbol file.c" for each symbol an object defines
+printf '%s\n' "$symbols" | awk '$2 == "D" { print $3, $1 }' >"$defs"
 perl -e '
 use strict;
 use warnings;
