@@ -1,7 +1,7 @@
-# The test harness itself: safe_psql of one SELECT runs over a session kept
-# per node and database (test/t/UidCluster.pm), and must answer as psql
-# does, with what a new backend would see, so that no other test checks
-# less than it says.
+# The test harness itself: safe_psql of one statement (a query, DML or DDL)
+# runs over a session kept per node and database (test/t/UidCluster.pm),
+# and must answer as psql does, with what a new backend would see, so that
+# no other test checks less than it says.
 use strict;
 use warnings;
 
@@ -46,6 +46,27 @@ for my $sql (
 {
 	is($node->safe_psql('postgres', $sql), by_psql($sql), "as psql prints it: $sql");
 }
+
+# one statement of DML or DDL runs there too, and prints what psql -q prints
+$node->safe_psql('postgres', 'CREATE TABLE who (pid int, n int)');
+$node->safe_psql('postgres', 'INSERT INTO who VALUES (pg_backend_pid(), 1)');
+is($node->safe_psql('postgres', 'SELECT bool_and(pid = pg_backend_pid()) FROM who'), 't',
+	'DML and DDL run in the session the queries use');
+is($node->safe_psql('postgres', 'INSERT INTO who VALUES (0, 2), (0, 3) RETURNING n, n * 2'),
+	"2|4\n3|6", 'DML with RETURNING prints its rows');
+is($node->safe_psql('postgres', 'UPDATE who SET n = n + 10 WHERE pid = 0'), '',
+	'DML without RETURNING prints nothing');
+is($node->safe_psql('postgres', 'DROP TABLE IF EXISTS nothing_here'), '',
+	'a notice is no error');
+for my $sql ('SHOW work_mem', 'EXPLAIN (COSTS OFF) SELECT n FROM who WHERE n > 10')
+{
+	is($node->safe_psql('postgres', $sql), by_psql($sql), "as psql prints it: $sql");
+}
+eval { $node->safe_psql('postgres', 'CREATE TABLE who (x int)') };
+like($@, qr/ERROR:  relation "who" already exists/, 'a DDL error dies with the server\'s message');
+$node->safe_psql('postgres', 'CREATE TEMP TABLE scratch (x int)');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relname = 'scratch'}), '0',
+	'a temporary table made by one call is gone in the next');
 
 eval { $node->safe_psql('postgres', 'SELECT 1 / 0') };
 like($@, qr/ERROR:  division by zero/, 'an error dies with the server\'s message');

@@ -5,7 +5,7 @@
 # fork of the test's Perl that starts it, and a new backend), and the tests
 # ran some ten thousand of them per version; most were one SELECT.
 #
-#   safe_psql          one SELECT, WITH, VALUES or TABLE statement, with no
+#   safe_psql          one statement (a query, DML or DDL), with no
 #                      options, runs over a session kept per node and
 #                      database instead of a new psql and backend.  When
 #                      the call ends, the session is reset with DISCARD ALL
@@ -18,9 +18,11 @@
 #                      NULL empty, booleans t/f, bytea in hex), a notice or
 #                      a warning is shown as safe_psql shows psql's stderr,
 #                      and an error dies with the server's message, as
-#                      safe_psql does.  Anything else (several statements,
-#                      DDL, DML, a backslash, options such as connstr or
-#                      stdin) runs psql as before; so does everything where
+#                      safe_psql does; a command without rows prints
+#                      nothing.  Anything else (several statements,
+#                      transaction control, COPY, LOAD, SET, a backslash,
+#                      options such as connstr or stdin) runs psql as
+#                      before; so does everything where
 #                      DBD::Pg is not installed.  What a kept session would
 #                      not see as a new one does, it does not meet: the
 #                      node's sessions are closed before psql runs ALTER,
@@ -53,13 +55,26 @@ my $plain_psql = \&PostgreSQL::Test::Cluster::psql;
 my $have_dbd = eval { require DBI; require DBD::Pg; 1 };
 my $plain_init = \&PostgreSQL::Test::Cluster::init;
 
-# One SELECT-like statement, which a session answers as psql would.
+# Statements that only a new session sees the effect of, or that need no
+# session on the database they name: psql runs them, after the node's kept
+# sessions are closed.
+my $new_session_only =
+  qr/\b(?:(?:ALTER|CREATE|DROP)\s+(?:ROLE|USER|DATABASE)|ALTER\s+SYSTEM)\b/i;
+
+# One statement that a kept session answers as psql would: a query, DML or
+# DDL.  Not transaction control (a BEGIN would stay open), COPY (its data
+# goes through psql), LOAD (the library would stay in the session), SET and
+# the like (they end with the call anyway), several statements (psql runs
+# each in its own transaction) or a backslash command.
 sub _one_query
 {
 	my ($query) = @_;
 	return 0 unless defined $query;
 	(my $q = $query) =~ s/;\s*\z//;
-	return $q !~ /[;\\]/ && $q =~ /\A\s*(?:SELECT|WITH|VALUES|TABLE)\b/i;
+	return $q !~ /[;\\]/
+	  && $q !~ $new_session_only
+	  && $q =~ /\A\s*(?:SELECT|WITH|VALUES|TABLE|INSERT|UPDATE|DELETE|MERGE|CREATE|DROP|ALTER
+		  |GRANT|REVOKE|TRUNCATE|COMMENT|SHOW|EXPLAIN|ANALYZE|VACUUM|CHECKPOINT|NOTIFY)\b/ix;
 }
 
 # A session to $node's database $dbname, or undef (and why) if none can be
@@ -140,7 +155,8 @@ sub _run_query
 	local $SIG{__WARN__} = sub { $stderr .= $_[0] };
 	# pg_direct: the text goes to the server as it is (a '?' is an operator)
 	my $sth = $dbh->prepare($query, { pg_direct => 1 });
-	my $rows = $sth && $sth->execute && $sth->fetchall_arrayref;
+	# a command without rows prints nothing (psql -q)
+	my $rows = $sth && $sth->execute && ($sth->{NUM_OF_FIELDS} ? $sth->fetchall_arrayref : []);
 	return (undef, $stderr . ($dbh->errstr // 'error')) unless $rows;
 	return (join("\n", map { _psql_row($sth, $_) } @$rows), $stderr);
 }
@@ -224,9 +240,7 @@ $stderr);
 
 *PostgreSQL::Test::Cluster::psql = sub {
 	my ($self, $dbname, $sql) = @_;
-	_forget_node($self)
-	  if defined $sql
-	  && $sql =~ /\b(?:(?:ALTER|CREATE|DROP)\s+(?:ROLE|USER|DATABASE)|ALTER\s+SYSTEM)\b/i;
+	_forget_node($self) if defined $sql && $sql =~ $new_session_only;
 	return $plain_psql->(@_);
 };
 
