@@ -30,7 +30,9 @@
 #                           version's output is shown whole when it ends
 #                           (UID_JOBS=1: one after another, as it comes)
 #   UID_TAP_JOBS=1          how many Perl TAP files of a version run at once
-#                           (default 1; prove -j), the slowest first
+#                           (prove -j), the slowest first (default 1, and 2
+#                           for the last version to start when the versions
+#                           are more than UID_JOBS)
 #   UID_PROVE_FLAGS="-v"    more options for prove
 #   UID_CITUS_VERSION=17    the version whose private install gets Citus,
 #                           built by test/build-citus.sh from ../shared/citus
@@ -266,13 +268,15 @@ if [ -z "$explicit_pg_config" ]; then
 	fi
 fi
 # The model of the lease protocol (spin, test/model/check.sh) depends on no
-# server: it runs once, in the background beside the suites (it computes,
-# they mostly wait), and its outcome joins the summary.
+# server: it runs once, in the background beside the suites, and its
+# outcome joins the summary.  It runs at the lowest priority (nice 19): it
+# only computes, and has no timeout, so it takes the CPU that the versions
+# leave while their tests wait, instead of slowing them while they compute.
 model_pid=
 model_start=$SECONDS
 if [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" model "* ]]; then
 	(
-		if bash "$top/test/model/check.sh" >"$work/model.log" 2>&1; then status=0; else status=$?; fi
+		if nice -n 19 bash "$top/test/model/check.sh" >"$work/model.log" 2>&1; then status=0; else status=$?; fi
 		echo "$((SECONDS - model_start))" >"$work/model.seconds"
 		exit "$status"
 	) &
@@ -284,7 +288,7 @@ fi
 # "FAILED|line"), its suites' "name|outcome|counts|seconds" to
 # $work/$v.summary.
 test_version() {
-	local v=$1 start=$SECONDS pc from from_pcs f server dir status suites citus_dir
+	local v=$1 tap_jobs=$2 start=$SECONDS pc from from_pcs f server dir status suites citus_dir
 	local -a env
 	if ! pc=$(pg_config_of "$v"); then
 		echo "FAILED|could not build the server (test/build-pg.sh $v)" >"$work/$v.result"
@@ -313,7 +317,7 @@ test_version() {
 	uid_copy_tree "$dir"
 	env=(UID_RUN_SUITES=1 PG_CONFIG="$pc" UID_UPGRADE_FROM_PG_CONFIGS="$from_pcs"
 		UID_TEST_ONLY="${UID_TEST_ONLY:-}" UID_PROVE_TESTS="${UID_PROVE_TESTS:-}"
-		UID_PROVE_FLAGS="${UID_PROVE_FLAGS:-}" UID_TAP_JOBS="${UID_TAP_JOBS:-}"
+		UID_PROVE_FLAGS="${UID_PROVE_FLAGS:-}" UID_TAP_JOBS="$tap_jobs"
 		UID_REQUIRE_ENGINES="${UID_REQUIRE_ENGINES:-}" PG_TEST_PORT_DIR="$port_dir"
 		UID_CITUS_DIR="$citus_dir")
 	set +e
@@ -345,7 +349,10 @@ test_version() {
 # longer in all: tests that draw IDs at a fixed rate while they wait, and
 # every poll, cost CPU for as long as they wait).  The versions start in
 # the order of their length, the two that run the store failover
-# scenarios (15, 19) first, so that the shorter ones fill the end.
+# scenarios (15, 19) first, so that the shorter ones fill the end.  The
+# last version to start runs two Perl TAP files at once (unless
+# UID_TAP_JOBS says otherwise): when it starts, no version is waiting for a
+# slot, and as the others end it would run alone on cores left idle.
 jobs_max=${UID_JOBS:-3}
 [[ "$jobs_max" =~ ^[1-9][0-9]*$ ]] || { echo "UID_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
 declare -A version_of=()
@@ -370,7 +377,11 @@ finish_one() {
 
 run_order=$(for v in $versions; do [ "$v" = 15 ] || [ "$v" = 19 ] || continue; echo "$v"; done
 	for v in $versions; do [ "$v" = 15 ] || [ "$v" = 19 ] || echo "$v"; done)
+last_version=$(echo "$run_order" | tail -n 1)
 for v in $run_order; do
+	tap_jobs=${UID_TAP_JOBS:-1}
+	[ -n "${UID_TAP_JOBS:-}" ] || [ "$jobs_max" = 1 ] || [ "$v" != "$last_version" ] ||
+		[ "$(echo "$run_order" | wc -l)" -le "$jobs_max" ] || tap_jobs=2
 	if [ -n "${missing[$v]:-}" ]; then
 		echo
 		echo "################ PostgreSQL $v: skipped, no sources"
@@ -383,10 +394,10 @@ for v in $run_order; do
 		# one at a time: its output as it comes
 		echo
 		echo "################ PostgreSQL $v"
-		test_version "$v" 2>&1 | tee "$work/$v.log" &
+		test_version "$v" "$tap_jobs" 2>&1 | tee "$work/$v.log" &
 	else
 		echo "################ PostgreSQL $v: started ($(date -u +%H:%M:%S) UTC; its log follows when it ends)"
-		test_version "$v" >"$work/$v.log" 2>&1 &
+		test_version "$v" "$tap_jobs" >"$work/$v.log" 2>&1 &
 	fi
 	version_of[$!]=$v
 done
