@@ -344,10 +344,10 @@ test_version() {
 # How many versions run at once: UID_JOBS (default 3).  The run is bound
 # by the 2 cores of the CI machine: with two versions at once they were 70%
 # busy over the run (saturated while the model ran, then one version alone
-# for its last 800 s); three keep them saturated until the last version.
-# More stretch every file (three versions with two Perl TAP files each took
-# longer in all: tests that draw IDs at a fixed rate while they wait, and
-# every poll, cost CPU for as long as they wait).  The versions start in
+# for its last 800 s); three keep them busy 92% of the run.  More stretch
+# every file (three versions with two Perl TAP files each, or all five
+# versions at once, took longer in all: tests that draw IDs at a fixed
+# rate while they wait, and every poll, cost CPU for as long as they wait).  The versions start in
 # the order of their length, the two that run the store failover
 # scenarios (15, 19) first, so that the shorter ones fill the end.  The
 # last version to start runs two Perl TAP files at once (unless
