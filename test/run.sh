@@ -347,12 +347,13 @@ test_version() {
 # for its last 800 s); three keep them busy 92% of the run.  More stretch
 # every file (three versions with two Perl TAP files each, or all five
 # versions at once, took longer in all: tests that draw IDs at a fixed
-# rate while they wait, and every poll, cost CPU for as long as they wait).  The versions start in
-# the order of their length, the two that run the store failover
-# scenarios (15, 19) first, so that the shorter ones fill the end.  The
-# last version to start runs two Perl TAP files at once (unless
-# UID_TAP_JOBS says otherwise): when it starts, no version is waiting for a
-# slot, and as the others end it would run alone on cores left idle.
+# rate while they wait, and every poll, cost CPU for as long as they
+# wait).  The versions start in the order of their length, the two that
+# run the store failover scenarios (15, 19) first, so that the shorter ones
+# fill the end.  The last version to start runs two Perl TAP files at once
+# (unless UID_TAP_JOBS says otherwise): when it starts, no version is
+# waiting for a slot, and as the others end it would run alone on cores
+# left idle.
 jobs_max=${UID_JOBS:-3}
 [[ "$jobs_max" =~ ^[1-9][0-9]*$ ]] || { echo "UID_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
 declare -A version_of=()
@@ -377,11 +378,16 @@ finish_one() {
 
 run_order=$(for v in $versions; do [ "$v" = 15 ] || [ "$v" = 19 ] || continue; echo "$v"; done
 	for v in $versions; do [ "$v" = 15 ] || [ "$v" = 19 ] || echo "$v"; done)
-last_version=$(echo "$run_order" | tail -n 1)
+# the version that runs two Perl TAP files at once, if any: the last to
+# start, when versions run at once and some waited for a slot before it
+wide_version=
+if [ -z "${UID_TAP_JOBS:-}" ] && [ "$jobs_max" != 1 ] &&
+	[ "$(echo "$run_order" | wc -l)" -gt "$jobs_max" ]; then
+	wide_version=$(echo "$run_order" | tail -n 1)
+fi
 for v in $run_order; do
 	tap_jobs=${UID_TAP_JOBS:-1}
-	[ -n "${UID_TAP_JOBS:-}" ] || [ "$jobs_max" = 1 ] || [ "$v" != "$last_version" ] ||
-		[ "$(echo "$run_order" | wc -l)" -le "$jobs_max" ] || tap_jobs=2
+	[ "$v" != "$wide_version" ] || tap_jobs=2
 	if [ -n "${missing[$v]:-}" ]; then
 		echo
 		echo "################ PostgreSQL $v: skipped, no sources"
