@@ -120,6 +120,7 @@ INSERT INTO decided VALUES
     ('uid_sequence_plain(anyelement)', true, true),
     ('uid_sequence_columns(regclass)', true, true),
     ('uid_sequence_users(regclass)', true, true),
+    ('uid_sequence_may_draw(regclass,regclass)', true, true),
     -- the greatest stored value, read as the table's owner (security-restricted)
     -- after the caller's own SELECT and row-security checks
     ('uid_stored_max(regclass,name)', true, true),
