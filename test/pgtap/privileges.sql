@@ -48,7 +48,7 @@ INSERT INTO decided VALUES
     ('uid_advance_past(bigint)', false, false),
     ('uuid7_advance_past(uuid)', false, false),
     -- moving the writes: superuser, or whom it grants; its part runs as the caller
-    ('uid_catch_up(boolean,jsonb,interval)', false, false),
+    ('uid_catch_up(boolean,jsonb,interval,bigint)', false, false),
     ('uid_catch_up_lock(regclass,name,boolean)', true, true),
     -- monitoring: pg_monitor
     ('uid_stats()', false, true),
