@@ -90,6 +90,8 @@ SELECT err('SELECT uid_catch_up(NULL)');
 SELECT err($$SELECT uid_catch_up(allow_ahead => NULL)$$);
 SELECT err($$SELECT uid_catch_up(allow_ahead => '-1 s')$$);
 SELECT err($$SELECT uid_catch_up(allow_ahead => '25 hours')$$);
+SELECT err($$SELECT uid_catch_up(ticket_ahead => NULL)$$);
+SELECT err($$SELECT uid_catch_up(ticket_ahead => -1)$$);
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT err('SELECT uid_catch_up()');
 ROLLBACK;
@@ -101,7 +103,7 @@ GRANT USAGE ON SCHEMA catch_up TO regress_catch_up_app;
 SET ROLE regress_catch_up_app;
 SELECT err('SELECT uid_catch_up()');
 RESET ROLE;
-GRANT EXECUTE ON FUNCTION uid_catch_up(boolean, jsonb, interval) TO regress_catch_up_app;
+GRANT EXECUTE ON FUNCTION uid_catch_up(boolean, jsonb, interval, bigint) TO regress_catch_up_app;
 SET ROLE regress_catch_up_app;
 SELECT err('SELECT uid_catch_up(true)');
 RESET ROLE;
@@ -150,7 +152,7 @@ SET client_min_messages = warning;
 DROP SCHEMA catch_up CASCADE;
 RESET client_min_messages;
 SELECT uid_ticket_drop(name) FROM uid_tickets WHERE name LIKE 'cu\_%' ORDER BY name;
-REVOKE ALL ON FUNCTION uid_catch_up(boolean, jsonb, interval) FROM regress_catch_up_app;
+REVOKE ALL ON FUNCTION uid_catch_up(boolean, jsonb, interval, bigint) FROM regress_catch_up_app;
 DROP ROLE regress_catch_up_app;
 -- Both floors are of the time the clock passed above: later files find
 -- the generators behind the clock.

@@ -71,20 +71,35 @@ $$;
 COMMENT ON FUNCTION uid_sequence_columns(regclass) IS
 'The columns that draw from the sequence: defaults that call it (kind default) and the identity column it belongs to (kind identity).';
 
+-- Whether the owner of a table may draw from a sequence (USAGE or UPDATE on
+-- it): the rule by which uid_adopt(), uid_unadopt() and uid_catch_up() tell
+-- a column whose values came from the sequence from one whose default
+-- another role wrote without that privilege.  Such a default never drew a
+-- value: the column is left as it is (its table is not locked, read or
+-- changed), so that what its owner stores there cannot move or stop the
+-- sequence's owner.
+CREATE FUNCTION uid_sequence_may_draw(tbl regclass, seq regclass)
+RETURNS boolean
+LANGUAGE sql STABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.has_sequence_privilege(c.relowner, $2, 'USAGE, UPDATE')
+    FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1
+$$;
+
+COMMENT ON FUNCTION uid_sequence_may_draw(regclass, regclass) IS
+'Whether the table''s owner may draw from the sequence (USAGE or UPDATE on it): uid_adopt(), uid_unadopt() and uid_catch_up() leave the columns of a table whose owner may not as they are.';
+
 -- The columns of uid_sequence_columns() whose table's owner may draw from
--- the sequence (USAGE or UPDATE on it): uid_adopt() and uid_unadopt() move
--- these.  A default that another role wrote without that privilege never
--- drew a value: it is left as it is (its table is not locked, read or
--- changed), so that it cannot stop the sequence's owner.
+-- the sequence: uid_adopt() and uid_unadopt() move these, and leave the
+-- others as they are.
 CREATE FUNCTION uid_sequence_users(seq regclass)
 RETURNS TABLE (tbl regclass, col name, kind text, may_draw boolean)
 LANGUAGE sql STABLE STRICT
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT u.tbl, u.col, u.kind,
-           pg_catalog.has_sequence_privilege(c.relowner, $1, 'USAGE, UPDATE')
+    SELECT u.tbl, u.col, u.kind, @extschema@.uid_sequence_may_draw(u.tbl, $1)
     FROM @extschema@.uid_sequence_columns($1) AS u
-    JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) u.tbl
     ORDER BY 1, 2
 $$;
 

@@ -46,7 +46,8 @@ COMMENT ON FUNCTION uid_catch_up_lock(regclass, name, boolean) IS
 
 CREATE FUNCTION uid_catch_up(dry_run boolean DEFAULT false,
                              ticket_floors jsonb DEFAULT '{}',
-                             allow_ahead interval DEFAULT '0')
+                             allow_ahead interval DEFAULT '0',
+                             ticket_ahead bigint DEFAULT 1000000000)
 RETURNS TABLE (kind text, object text, column_name name, stored_max text, action text)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -65,7 +66,12 @@ DECLARE
     uuid_where  text;
     ahead_ok    interval;
     col_max     numeric;
+    col_where   text;
     target      numeric;
+    floor_v     bigint;
+    floor_next  numeric;
+    base        numeric;
+    draws       numeric;
     cur_next    numeric;
     seq_last    bigint;
     seq_called  boolean;
@@ -100,6 +106,11 @@ BEGIN
         RAISE EXCEPTION 'allow_ahead must be from 0 to 1 day, not %', coalesce(allow_ahead::text, 'NULL')
             USING ERRCODE = '22023',
                   HINT = 'Pass how far ahead of this server''s clock a stored value may be (the old server''s clock ahead of this one''s): ''2 seconds''.';
+    END IF;
+    IF ticket_ahead IS NULL OR ticket_ahead OPERATOR(pg_catalog.<) 0 THEN
+        RAISE EXCEPTION 'ticket_ahead must be from 0 to 9223372036854775807, not %', coalesce(ticket_ahead::text, 'NULL')
+            USING ERRCODE = '22023',
+                  HINT = 'Pass how many draws past its next ticket a stored ticket may move a ticket sequence (default 1000000000).';
     END IF;
     -- uid_next() waits out this much silently: values within it are not ahead
     ahead_ok := GREATEST(allow_ahead, pg_catalog.current_setting('uid.clock_max_wait_ms')::interval);
@@ -241,7 +252,14 @@ BEGIN
     -- The ticket sequences: the next ticket must be above every value stored
     -- in a column that draws from it (a default that calls it, or calls
     -- uid_ticket_next() with its name), above the floor given, and keep its
-    -- node's residue: congruent to its START modulo its INCREMENT.
+    -- node's residue: congruent to its START modulo its INCREMENT.  Any role
+    -- may write a default that names a ticket and store what it likes in
+    -- that column without ever drawing from it: a column whose table's owner
+    -- may not draw from the sequence is left alone (not locked, not read),
+    -- as uid_adopt() leaves it.  A stored value that would move the
+    -- sequence more than ticket_ahead draws past its next ticket (or the
+    -- floor given) is refused, and so is one no ticket of the series can be
+    -- above.
     FOR t IN
         SELECT c.oid::pg_catalog.regclass AS seq, c.relname AS name,
                s.seqstart, s.seqincrement, s.seqmax
@@ -258,13 +276,14 @@ BEGIN
                       HINT = 'uid_catch_up() reads every ticket sequence and moves it with setval(): run it as a role with SELECT and UPDATE on each (a superuser).';
         END IF;
         col_max := NULL;
+        col_where := NULL;
         FOR r IN
-            SELECT u.rel, u.attname, coalesce(nullif(ty.typbasetype, 0), ty.oid) AS typ
+            SELECT u.rel, u.attname, u.may_draw, coalesce(nullif(ty.typbasetype, 0), ty.oid) AS typ
             FROM (
-            SELECT sc.tbl AS rel, sc.col AS attname
-            FROM @extschema@.uid_sequence_columns(t.seq) AS sc
+            SELECT su.tbl AS rel, su.col AS attname, su.may_draw
+            FROM @extschema@.uid_sequence_users(t.seq) AS su
             UNION
-            SELECT x.rel, x.attname
+            SELECT x.rel, x.attname, @extschema@.uid_sequence_may_draw(x.rel, t.seq)
             FROM ROWS FROM (pg_catalog.unnest(call_rel), pg_catalog.unnest(call_col),
                             pg_catalog.unnest(call_expr)) AS x(rel, attname, expr)
             WHERE pg_catalog.strpos(x.expr, pg_catalog.format('uid_ticket_next(%L::text)', t.name))
@@ -275,6 +294,13 @@ BEGIN
             JOIN pg_catalog.pg_type ty ON ty.oid OPERATOR(pg_catalog.=) a.atttypid
             ORDER BY 1, 2
         LOOP
+            IF NOT r.may_draw THEN
+                RAISE WARNING 'column %.% is left alone: it draws from ticket sequence %, but its table''s owner may not', r.rel, r.attname, t.seq
+                    USING HINT = pg_catalog.format('If its values are tickets of %s, grant USAGE on the sequence to the table''s owner, or pass the greatest in ticket_floors: ''{"%s": ...}''.', t.seq, t.name);
+                RETURN QUERY SELECT 'ticket'::text, r.rel::text, r.attname, NULL::text,
+                                    pg_catalog.format('left alone: its table''s owner may not draw from %s', t.seq);
+                CONTINUE;
+            END IF;
             PERFORM @extschema@.uid_catch_up_lock(r.rel, r.attname, dry_run);
             IF r.typ OPERATOR(pg_catalog.<>) ALL (integers) THEN
                 RAISE WARNING 'column % of table % is not an integer column: not read', r.attname, r.rel
@@ -286,36 +312,65 @@ BEGIN
             target := @extschema@.uid_stored_max(r.rel, r.attname);
             IF target IS NOT NULL AND (col_max IS NULL OR target OPERATOR(pg_catalog.>) col_max) THEN
                 col_max := target;
+                col_where := pg_catalog.format('in %s.%I', r.rel, r.attname);
             END IF;
             RETURN QUERY SELECT 'ticket'::text, r.rel::text, r.attname, target::text, reading;
         END LOOP;
-        IF floors OPERATOR(pg_catalog.?) t.name THEN
-            col_max := GREATEST(col_max, (floors OPERATOR(pg_catalog.->>) t.name)::numeric);
-        END IF;
 
         EXECUTE pg_catalog.format('SELECT last_value, is_called FROM %s', t.seq) INTO seq_last, seq_called;
         cur_next := CASE WHEN seq_called THEN seq_last::numeric OPERATOR(pg_catalog.+) t.seqincrement
                          ELSE seq_last END;
-        IF col_max IS NULL OR col_max OPERATOR(pg_catalog.<) t.seqstart THEN
-            target := t.seqstart;
-        ELSE
-            target := t.seqstart OPERATOR(pg_catalog.+)
-                      ((pg_catalog.div(col_max OPERATOR(pg_catalog.-) t.seqstart, t.seqincrement)
-                        OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) t.seqincrement);
+        -- the smallest ticket of the series above the stored values, and
+        -- above the floor; the stored values are measured from the
+        -- sequence's next ticket, or the floor's if higher
+        target := CASE WHEN col_max IS NULL OR col_max OPERATOR(pg_catalog.<) t.seqstart THEN t.seqstart
+                       ELSE t.seqstart OPERATOR(pg_catalog.+)
+                            ((pg_catalog.div(col_max OPERATOR(pg_catalog.-) t.seqstart, t.seqincrement)
+                              OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) t.seqincrement) END;
+        floor_next := NULL;
+        IF floors OPERATOR(pg_catalog.?) t.name THEN
+            floor_v := (floors OPERATOR(pg_catalog.->>) t.name)::numeric::bigint;
+            floor_next := CASE WHEN floor_v OPERATOR(pg_catalog.<) t.seqstart THEN t.seqstart
+                               ELSE t.seqstart OPERATOR(pg_catalog.+)
+                                    ((pg_catalog.div(floor_v::numeric OPERATOR(pg_catalog.-) t.seqstart, t.seqincrement)
+                                      OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) t.seqincrement) END;
+            IF col_max IS NULL OR floor_v OPERATOR(pg_catalog.>) col_max THEN
+                col_max := floor_v;
+                col_where := 'the floor given';
+                target := floor_next;
+            END IF;
         END IF;
+        base := GREATEST(cur_next, floor_next);
         plan_seq := plan_seq OPERATOR(pg_catalog.||) t.seq;
         plan_max := plan_max OPERATOR(pg_catalog.||) col_max::text;
         IF target OPERATOR(pg_catalog.<=) cur_next THEN
             plan_val := plan_val OPERATOR(pg_catalog.||) NULL::bigint;
             plan_called := plan_called OPERATOR(pg_catalog.||) NULL::boolean;
-            plan_row := plan_row OPERATOR(pg_catalog.||) pg_catalog.format('already past: next ticket %s', cur_next);
+            -- a sequence that has handed out its last ticket has no next one
+            plan_row := plan_row OPERATOR(pg_catalog.||)
+                        CASE WHEN cur_next OPERATOR(pg_catalog.>) t.seqmax
+                             THEN pg_catalog.format('already past: no ticket left (its last draw was %s)', seq_last)
+                             ELSE pg_catalog.format('already past: next ticket %s', cur_next) END;
             CONTINUE;
         END IF;
+        -- (every number printed is a value of the column, the floor, or the
+        -- sequence's bounds: all within bigint)
         IF target OPERATOR(pg_catalog.>) t.seqmax THEN
-            RAISE EXCEPTION 'ticket sequence % cannot move past %: its last ticket is %', t.seq, col_max, t.seqmax
+            RAISE EXCEPTION 'ticket sequence % cannot move past % (%): its last ticket is %', t.seq, col_max, col_where, t.seqmax
                 USING ERRCODE = '2200H',
                       DETAIL = 'Nothing was changed.',
                       HINT = 'Check the stored values and the floor given; create a new ticket for the column if they are right.';
+        END IF;
+        draws := pg_catalog.div(target OPERATOR(pg_catalog.-) base, t.seqincrement);
+        IF draws OPERATOR(pg_catalog.>) ticket_ahead THEN
+            RAISE EXCEPTION 'a stored ticket, % %, would move ticket sequence % % draws past %',
+                            col_max, col_where, t.seq, draws,
+                            pg_catalog.format(CASE WHEN base OPERATOR(pg_catalog.>) cur_next
+                                                   THEN 'the ticket its floor asks for (%s)'
+                                                   ELSE 'its next ticket (%s)' END, base)
+                USING ERRCODE = 'UID05',
+                      DETAIL = pg_catalog.format('uid_catch_up() moves a ticket sequence at most ticket_ahead (%s) draws past its next ticket (or the floor given): nothing was changed.', ticket_ahead),
+                      HINT = pg_catalog.format('If the value is right (the old server handed out that many tickets), run uid_catch_up() again with ticket_ahead => %s; if not, correct or remove the row.', draws);
         END IF;
         -- setval(seq, target - increment, true) where that is a value of the
         -- series, so that uid_tickets shows the last ticket handed out
@@ -410,7 +465,7 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION uid_catch_up(boolean, jsonb, interval) IS
-'Run on a server before its first write when it takes over another''s writes: moves uid_next() and uuid7() past every value stored in columns that use them (or an adopted sequence), and each ticket sequence past the values of the columns that draw from it and the floor given in ticket_floors, keeping its residue; one row per column read and per action. Each table is read as its owner (security-restricted). A stored value ahead of this server''s clock by more than allow_ahead (and uid.clock_max_wait_ms) is refused with UID05. dry_run: read and report only. Superuser only unless granted.';
+COMMENT ON FUNCTION uid_catch_up(boolean, jsonb, interval, bigint) IS
+'Run on a server before its first write when it takes over another''s writes: moves uid_next() and uuid7() past every value stored in columns that use them (or an adopted sequence), and each ticket sequence past the values of the columns that draw from it (those of a table whose owner may not draw from it are left alone) and the floor given in ticket_floors, keeping its residue; one row per column read or left alone and per action. Each table is read as its owner (security-restricted). A stored value ahead of this server''s clock by more than allow_ahead (and uid.clock_max_wait_ms), or a stored ticket that would move its sequence more than ticket_ahead draws, is refused with UID05. dry_run: read and report only. Superuser only unless granted.';
 
-REVOKE ALL ON FUNCTION uid_catch_up(boolean, jsonb, interval) FROM PUBLIC;
+REVOKE ALL ON FUNCTION uid_catch_up(boolean, jsonb, interval, bigint) FROM PUBLIC;

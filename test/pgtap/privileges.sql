@@ -48,7 +48,7 @@ INSERT INTO decided VALUES
     ('uid_advance_past(bigint)', false, false),
     ('uuid7_advance_past(uuid)', false, false),
     -- moving the writes: superuser, or whom it grants; its part runs as the caller
-    ('uid_catch_up(boolean,jsonb,interval)', false, false),
+    ('uid_catch_up(boolean,jsonb,interval,bigint)', false, false),
     ('uid_catch_up_lock(regclass,name,boolean)', true, true),
     -- monitoring: pg_monitor
     ('uid_stats()', false, true),
@@ -120,6 +120,7 @@ INSERT INTO decided VALUES
     ('uid_sequence_plain(anyelement)', true, true),
     ('uid_sequence_columns(regclass)', true, true),
     ('uid_sequence_users(regclass)', true, true),
+    ('uid_sequence_may_draw(regclass,regclass)', true, true),
     -- the greatest stored value, read as the table's owner (security-restricted)
     -- after the caller's own SELECT and row-security checks
     ('uid_stored_max(regclass,name)', true, true),

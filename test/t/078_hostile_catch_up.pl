@@ -221,6 +221,79 @@ like(as('bob', q{SELECT string_agg(s, E'\n') FROM uid_unadopt('public.bob_t') AS
 	qr/-- left as it is: mallory\.block_bob\.x/, 'and he can unadopt it again');
 ($state) = state_as('mallory', q{INSERT INTO mallory.block_bob DEFAULT VALUES});
 is($state, '42501', 'mallory still cannot draw from his sequence');
+
+# --- 5. ticket values planted for a superuser's uid_catch_up().  Ticket
+# 'inv' has handed out 1 .. 5; mallory may not draw from it, bob may.
+sub inv_state
+{
+	return as('postgres', q{SELECT last_value || ' ' || is_called FROM uid_ticket.inv});
+}
+as('postgres', q{
+	SELECT uid_ticket_create('inv', 1, 1);
+	CREATE TABLE public.invoices (n bigint PRIMARY KEY DEFAULT uid_ticket_next('inv'));
+	INSERT INTO public.invoices SELECT FROM generate_series(1, 5);
+	GRANT USAGE ON SEQUENCE uid_ticket.inv TO bob;
+});
+is(inv_state(), '5 true', 'ticket inv has handed out 5 tickets');
+# 5a. mallory's tables, whose defaults name the ticket she may not draw from
+# (through uid_ticket_next() and through nextval()), with values near the
+# end of bigint
+as('mallory', q{
+	CREATE TABLE mallory.fake_inv (n bigint DEFAULT public.uid_ticket_next('inv'));
+	INSERT INTO mallory.fake_inv VALUES (9223372036854775000);
+	CREATE TABLE mallory.fake_inv2 (n bigint DEFAULT nextval('uid_ticket.inv'));
+	INSERT INTO mallory.fake_inv2 VALUES (9223372036854775000);
+});
+my $report = as('postgres', q{
+	SELECT string_agg(format('%s | %s | %s | %s | %s', kind, object, column_name, stored_max, action), E'\n' ORDER BY object)
+	FROM uid_catch_up() WHERE kind = 'ticket'});
+is(inv_state(), '5 true', 'a superuser\'s uid_catch_up() leaves ticket inv where it was');
+like($report, qr/^ticket \| mallory\.fake_inv \| n \|  \| left alone: its table's owner may not draw from uid_ticket\.inv$/m,
+	'and lists her uid_ticket_next() column as left alone');
+like($report, qr/^ticket \| mallory\.fake_inv2 \| n \|  \| left alone: its table's owner may not draw from uid_ticket\.inv$/m,
+	'and her nextval() column');
+like($report, qr/^ticket \| uid_ticket\.inv \|  \| 5 \| already past: next ticket 6$/m,
+	'the ticket is already past the values of the columns that may draw from it');
+is(as('postgres', q{SELECT uid_ticket_next('inv')}), '6', 'the next invoice is 6');
+
+# 5b. bob may draw from it: a value of his far ahead of the ticket is
+# refused unless ticket_ahead allows it
+as('bob', q{
+	CREATE TABLE public.bob_inv (n bigint DEFAULT uid_ticket_next('inv'));
+	INSERT INTO public.bob_inv VALUES (5000000000000);
+});
+($state, $err) = state_as('postgres', q{SELECT * FROM uid_catch_up()});
+is($state, 'UID05', 'a stored ticket 5e12 ahead of the ticket is refused by default');
+like($err, qr/a stored ticket, 5000000000000 in public\.bob_inv\.n, would move ticket sequence uid_ticket\.inv 4999999999994 draws past its next ticket \(7\)/,
+	'naming the ticket, the column, the value and how far ahead');
+like($err, qr/ticket_ahead => 4999999999994/, 'and how to allow it');
+($state) = state_as('postgres', q{SELECT * FROM uid_catch_up(dry_run => true)});
+is($state, 'UID05', 'a dry run says the same');
+is(inv_state(), '6 true', 'nothing changed');
+($state) = state_as('postgres', q{SELECT * FROM uid_catch_up(ticket_ahead => 4999999999993)});
+is($state, 'UID05', 'a ticket_ahead one short of it is refused');
+like(as('postgres', q{SELECT action FROM uid_catch_up(ticket_ahead => 4999999999994, allow_ahead => '0')
+	WHERE object = 'uid_ticket.inv'}), qr/^set: next ticket 5000000000001$/, 'allowed with ticket_ahead');
+is(inv_state(), '5000000000000 true', 'the ticket moved past it');
+
+# 5c. bob plants the last bigint: no ticket can be above it
+as('bob', q{INSERT INTO public.bob_inv VALUES (9223372036854775807)});
+for my $call ('uid_catch_up()', 'uid_catch_up(ticket_ahead => 9223372036854775807)',
+	'uid_catch_up(true, ticket_ahead => 9223372036854775807)')
+{
+	($state, $err) = state_as('postgres', "SELECT * FROM $call");
+	is($state, '2200H', "$call refuses a stored 9223372036854775807");
+	like($err, qr/ticket sequence uid_ticket\.inv cannot move past 9223372036854775807 \(in public\.bob_inv\.n\): its last ticket is 9223372036854775807/,
+		'naming the ticket, the column and the value');
+	unlike($err, qr/922337203685477580[89]|\d{20}/, 'printing no number beyond bigint');
+}
+is(inv_state(), '5000000000000 true', 'nothing changed');
+# a ticket that has handed out its last ticket is past every value
+as('bob', q{DELETE FROM public.bob_inv WHERE n = 9223372036854775807});
+as('postgres', q{SELECT setval('uid_ticket.inv', 9223372036854775807)});
+$report = as('postgres', q{SELECT action FROM uid_catch_up() WHERE object = 'uid_ticket.inv'});
+like($report, qr/^already past: no ticket left/, 'an exhausted ticket is already past');
+unlike($report, qr/922337203685477580[89]|\d{20}/, 'and no next ticket beyond bigint is printed');
 is(mallory_is_superuser(), 'f', 'mallory is an ordinary role at the end');
 
 done_testing();
