@@ -36,7 +36,8 @@ OBJS = \
 	src/adopt.o \
 	src/tenure.o \
 	src/audit.o \
-	src/owner_read.o
+	src/owner_read.o \
+	src/owner_ddl.o
 
 # CREATE EXTENSION uid runs the install script of default_version
 # (uid.control) alone: sql/uid--1.3.sql, built from one part per subsystem

@@ -24,7 +24,7 @@ SELECT kind, worker_id, day, ids, example FROM uid_audit('audited_empty', 'u');
 CREATE TABLE audited_big AS SELECT uuid7() AS u FROM generate_series(1, 20000);
 SELECT ids > 0 AND ids < 20000 AS subset FROM uid_audit('audited_big', 'u', 0.5) WHERE kind = 'total';
 SELECT ids FROM uid_audit('audited_big', 'u', 1) WHERE kind = 'total';
--- a view and an inherited table are read as a query reads them
+-- a view (as its owner) and an inherited table (each member on its own)
 CREATE VIEW audited_view AS SELECT u FROM audited WHERE id IS NOT NULL;
 SELECT kind, ids FROM uid_audit('audited_view', 'u');
 CREATE TABLE audited_child () INHERITS (audited_empty);
@@ -36,7 +36,8 @@ REFRESH MATERIALIZED VIEW audited_mv;
 SELECT kind, ids FROM uid_audit('audited_mv', 'u') WHERE kind = 'total';
 
 -- the caller needs SELECT on the column (or the table); row-level
--- security applies
+-- security that applies to the caller is refused (its policies are the
+-- owner's code, never run with the caller's rights)
 CREATE ROLE regress_audit_reader IN ROLE pg_monitor;
 SET ROLE regress_audit_reader;
 SELECT * FROM uid_audit('audited', 'u');

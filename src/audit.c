@@ -13,24 +13,31 @@
  * would.  For UUIDv7 values only the future is checked, per day of the
  * session's time zone.
  *
- * The column of a plain table (no inheritance children, no row-level
- * security for the caller), read whole, is read by a scan of the table
- * access method, after the privilege check a query would make (SELECT on
- * the table or the column).  Anything else (a sample, a view, a
- * partitioned or inherited table, row-level security) is read through a
- * cursor of the caller's own query, so that privileges, policies,
- * inheritance and TABLESAMPLE SYSTEM (the sample) apply as to any query of
- * the caller's.  The column is looked up only once the table is locked (a
- * call may wait there for an ALTER TABLE that renames or retypes it), and
- * the cursor's column must be of that type: a value is never decoded as
- * another type than its own.  All memory is in one context per call,
- * dropped before the result is returned.
+ * The caller's checks come first, as a query's would: USAGE on the schema
+ * (however the table was named), SELECT on the table or the column; a
+ * table to which row-level security applies for the caller is refused (its
+ * policies are its owner's code).  Then every member of the inheritance
+ * tree (partitions, inheritance children) is read on its own, as
+ * uid_stored_max() reads them (owner_read.c): a whole table by a scan of
+ * the table access method, which plans nothing and so runs none of its
+ * owner's code; a sample (TABLESAMPLE SYSTEM) by a query of that table
+ * alone (FROM ONLY) as its owner, under a security-restricted operation
+ * with search_path pinned, so that its partial-index predicates and index
+ * expressions run with its owner's rights, never the caller's; a foreign
+ * table by the same query as the caller (its user mapping is the caller's,
+ * as in the caller's own query).  A view is read by a query as its owner.
+ * The column is looked up only once the table is locked (a call may wait
+ * there for an ALTER TABLE that renames or retypes it), in each member
+ * once it is locked, and a query's column must be of that type: a value is
+ * never decoded as another type than its own.  All memory is in one
+ * context per call, dropped before the result is returned.
  */
 #include "postgres.h"
 
 #include <math.h>
 
 #include "access/relation.h"
+#include "catalog/pg_inherits.h"
 #include "access/tableam.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_type.h"
@@ -56,6 +63,7 @@
 #include "compat.h"
 #include "decode.h"
 #include "lease_settings.h"
+#include "owner_read.h"
 #include "tenure.h"
 #include "uid.h"
 
@@ -356,31 +364,10 @@ AuditValue(Audit *a, Oid typid, Datum d)
 }
 
 /*
- * Whether the column can be read by a scan of the table itself: a whole
- * plain table without inheritance children, to which no row-level security
- * applies for the caller.  Raises the error a query would if the caller may
- * not read the column.
+ * Reads the column of one table by a scan of the table access method: a
+ * whole table, read as it is stored.  No code of its owner's runs (nothing
+ * is planned).
  */
-static bool
-AuditDirect(Relation rel, AttrNumber attnum, float8 sample)
-{
-	Oid			relid = RelationGetRelid(rel);
-	Oid			user = GetUserId();
-	char		relkind = rel->rd_rel->relkind;
-
-	if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW)
-		return false;
-	/* the query raises the error of a materialized view not populated */
-	if (!RelationIsPopulated(rel))
-		return false;
-	if (pg_class_aclcheck(relid, user, ACL_SELECT) != ACLCHECK_OK &&
-		pg_attribute_aclcheck(relid, attnum, user, ACL_SELECT) != ACLCHECK_OK)
-		aclcheck_error(ACLCHECK_NO_PRIV, get_relkind_objtype(relkind), RelationGetRelationName(rel));
-	return sample >= 1 && !rel->rd_rel->relhassubclass &&
-		check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
-}
-
-/* Reads the column by a scan of the table (AuditDirect). */
 static void
 AuditScanTable(Audit *a, Relation rel, AttrNumber attnum, Oid typid)
 {
@@ -401,27 +388,30 @@ AuditScanTable(Audit *a, Relation rel, AttrNumber attnum, Oid typid)
 }
 
 /*
- * Reads the column through a cursor of the caller's query: the table's
- * pages, or a sample of them (TABLESAMPLE SYSTEM), non-NULL values only.
+ * Reads the column of relid through a cursor of a query run as reader
+ * (UidBeginAs(), owner_read.c): the table alone (FROM ONLY) if only, its
+ * pages or a sample of them (TABLESAMPLE SYSTEM), non-NULL values only.
  */
 static void
-AuditScanQuery(Audit *a, Oid relid, const char *col, Oid typid, float8 sample)
+AuditScanQuery(Audit *a, Oid relid, bool only, Oid reader, const char *col, Oid typid, float8 sample)
 {
 	StringInfoData sql;
 	Portal		portal;
 	char	   *nsp = get_namespace_name(get_rel_namespace(relid));
 	char	   *rel = get_rel_name(relid);
+	UidAsSave	save;
 
 	if (nsp == NULL || rel == NULL)
 		elog(ERROR, "cache lookup failed for relation %u", relid);
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT x.%s FROM %s AS x", quote_identifier(col),
-					 quote_qualified_identifier(nsp, rel));
+	appendStringInfo(&sql, "SELECT x.%s FROM %s%s AS x", quote_identifier(col),
+					 only ? "ONLY " : "", quote_qualified_identifier(nsp, rel));
 	if (sample < 1)
 		appendStringInfo(&sql, " TABLESAMPLE pg_catalog.system (%s)",
 						 DatumGetCString(DirectFunctionCall1(float8out, Float8GetDatum(sample * 100))));
 	appendStringInfo(&sql, " WHERE x.%s IS NOT NULL", quote_identifier(col));
 
+	UidBeginAs(reader, &save);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	portal = SPI_cursor_open_with_args(NULL, sql.data, 0, NULL, NULL, NULL, true, CURSOR_OPT_NO_SCROLL);
@@ -460,6 +450,87 @@ AuditScanQuery(Audit *a, Oid relid, const char *col, Oid typid, float8 sample)
 	}
 	SPI_cursor_close(portal);
 	SPI_finish();
+	UidEndAs(&save);
+}
+
+/*
+ * The caller's checks, as a query of the column would make them: USAGE on
+ * the schema (however the table was named), SELECT on the table or the
+ * column.  Row-level security that applies to the caller is refused: its
+ * policies are the owner's code, which must not run with the caller's
+ * rights, and run as the owner they would pick other rows.
+ */
+static void
+AuditCheckCaller(Relation rel, AttrNumber attnum)
+{
+	Oid			relid = RelationGetRelid(rel);
+	Oid			user = GetUserId();
+
+	UidCheckSchemaUsage(relid);
+	if (pg_class_aclcheck(relid, user, ACL_SELECT) != ACLCHECK_OK &&
+		pg_attribute_aclcheck(relid, attnum, user, ACL_SELECT) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, get_relkind_objtype(rel->rd_rel->relkind), RelationGetRelationName(rel));
+	if (check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
+		UidRefuseRowSecurity(relid, "this role");
+}
+
+/*
+ * Reads the column of rel, which the caller may read, and of every member
+ * of its inheritance tree, each on its own: a whole table by a scan of it
+ * (AuditScanTable), a sample or a foreign table through a query of it
+ * alone (FROM ONLY) as UidReaderOf() it (its owner, the caller for a
+ * foreign table).  A view (or any relation that stores nothing) is read
+ * by a query as its owner: its rules are its owner's code, and its owner's
+ * rights are the ones it reads its tables with; a security_invoker view
+ * reads them with the reader's, which would then be the owner's, not the
+ * caller's: it is refused.
+ */
+static void
+AuditRead(Audit *a, Relation rel, const char *col, Oid typid, float8 sample)
+{
+	Oid			relid = RelationGetRelid(rel);
+	char		relkind = rel->rd_rel->relkind;
+	List	   *members;
+	ListCell   *lc;
+
+	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE &&
+		relkind != RELKIND_MATVIEW && relkind != RELKIND_FOREIGN_TABLE)
+	{
+		if (relkind == RELKIND_VIEW && RelationHasSecurityInvoker(rel))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("uid_audit() does not read view %s: it has security_invoker", RelationGetRelationName(rel)),
+					 errhint("Audit the table the view reads.")));
+		AuditScanQuery(a, relid, false, UidRelationOwner(relid), col, typid, sample);
+		return;
+	}
+	members = find_all_inheritors(relid, AccessShareLock, NULL);
+	foreach(lc, members)
+	{
+		Oid			member = lfirst_oid(lc);
+		char		kind = get_rel_relkind(member);
+		Relation	mrel;
+		AttrNumber	attnum;
+		Oid			atttype;
+
+		if (kind != RELKIND_RELATION && kind != RELKIND_MATVIEW && kind != RELKIND_FOREIGN_TABLE)
+			continue;			/* a partitioned table has no rows of its own */
+		/* locked by find_all_inheritors(): its columns cannot change */
+		mrel = relation_open(member, NoLock);
+		attnum = get_attnum(member, col);
+		atttype = attnum == InvalidAttrNumber ? InvalidOid : get_atttype(member, attnum);
+		if (atttype != typid)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("column \"%s\" of %s is not of type %s", col,
+							RelationGetRelationName(mrel), format_type_be(typid)),
+					 errhint("The table changed while uid_audit() ran; call it again.")));
+		if (kind != RELKIND_FOREIGN_TABLE && sample >= 1 && RelationIsPopulated(mrel))
+			AuditScanTable(a, mrel, attnum, typid);
+		else					/* the query raises the error of a matview not populated */
+			AuditScanQuery(a, member, true, UidReaderOf(member), col, typid, sample);
+		relation_close(mrel, NoLock);
+	}
 }
 
 static int
@@ -560,6 +631,7 @@ uid_audit(PG_FUNCTION_ARGS)
 	AuditCheckArgs(fcinfo, &relid, &col, &sample);
 	rel = AuditOpen(relid);
 	AuditColumn(rel, col, &attnum, &typid);
+	AuditCheckCaller(rel, attnum);
 	InitMaterializedSRF(fcinfo, 0);
 
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "uid_audit", ALLOCSET_DEFAULT_SIZES);
@@ -577,10 +649,7 @@ uid_audit(PG_FUNCTION_ARGS)
 	a->until_ms = UidTimestamptzToUnixMs(now) + uid_lease_max_clock_skew_ms - UID_EPOCH_MS;
 	a->until_ts = now + (TimestampTz) uid_lease_max_clock_skew_ms * 1000;
 
-	if (AuditDirect(rel, attnum, sample))
-		AuditScanTable(a, rel, attnum, typid);
-	else
-		AuditScanQuery(a, relid, col, typid, sample);
+	AuditRead(a, rel, col, typid, sample);
 	relation_close(rel, AccessShareLock);
 	/* the rows are copied into the result's tuplestore */
 	AuditReturn(a, rsinfo, typid);

@@ -24,6 +24,20 @@
  * that role, not as the parent's owner.  Row-level security forced on an
  * owner refuses the read (the owner would not see every row).  Only tables
  * and foreign tables are read; a view stores nothing.
+ *
+ * A foreign table is read as the caller, not as its owner: its rows come
+ * through a user mapping, and the owner's would hand the caller what the
+ * remote server shows the owner (the caller's own SELECT would fail
+ * without a mapping of its own).  Planning a foreign table runs no code of
+ * its owner's here (no indexes, no policies, no rules; its wrapper is a
+ * superuser's), so the caller's rights are the right ones: the read then
+ * needs what the caller's own query of that foreign table would, SELECT on
+ * it included.  The caller's schema USAGE is checked however the table was
+ * named: a regclass given as a number skips the lookup a query would make.
+ *
+ * uid_audit() (audit.c) reads tables the same way, through the helpers
+ * below (owner_read.h); uid_alter_as_owner() (owner_ddl.c) runs DDL in the
+ * same context.
  */
 #include "postgres.h"
 
@@ -46,13 +60,14 @@
 #include "utils/uuid.h"
 
 #include "catalog.h"
+#include "owner_read.h"
 
 PG_FUNCTION_INFO_V1(uid_stored_max);
 PG_FUNCTION_INFO_V1(uid_stored_max_uuid7);
 
 /* The refusal of a table whose rows the reader would not all see. */
-static void
-RefuseRowSecurity(Oid relid, const char *whose)
+void
+UidRefuseRowSecurity(Oid relid, const char *whose)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -60,19 +75,36 @@ RefuseRowSecurity(Oid relid, const char *whose)
 					get_rel_name(relid), whose),
 			 errhint("Run it as a superuser or a role with BYPASSRLS; for a table "
 					 "with FORCE ROW LEVEL SECURITY, have its owner give itself a "
-					 "policy that shows every row, or read its greatest value by hand.")));
+					 "policy that shows every row, or read the table by hand.")));
 }
 
 /*
- * The caller's checks: the column exists and the caller may read it and
- * every row of the table.  Returns the column's attribute number.
+ * USAGE on the relation's schema, as a query naming it would need: a
+ * regclass given as a number (an OID) is not looked up by name, so
+ * regclassin() never checked it.
+ */
+void
+UidCheckSchemaUsage(Oid relid)
+{
+	Oid			nsp = get_rel_namespace(relid);
+
+	if (pg_namespace_aclcheck(nsp, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_SCHEMA, get_namespace_name(nsp));
+}
+
+/*
+ * The caller's checks: the schema's USAGE, the column exists and the
+ * caller may read it and every row of the table.  Returns the column's
+ * attribute number.
  */
 static AttrNumber
 CheckCallerMayRead(Oid relid, const char *colname)
 {
 	Oid			user = GetUserId();
-	AttrNumber	attnum = get_attnum(relid, colname);
+	AttrNumber	attnum;
 
+	UidCheckSchemaUsage(relid);
+	attnum = get_attnum(relid, colname);
 	if (attnum == InvalidAttrNumber || attnum < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
@@ -84,34 +116,67 @@ CheckCallerMayRead(Oid relid, const char *colname)
 				 errmsg("permission denied to read column %s of table %s", colname, get_rel_name(relid)),
 				 errhint("Run it as a role that may read the column (SELECT on the table or the column).")));
 	if (check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
-		RefuseRowSecurity(relid, "this role");
+		UidRefuseRowSecurity(relid, "this role");
 	return attnum;
 }
 
 /*
- * Runs query (one row, one column, or none) as the owner of relid under a
- * security-restricted operation with search_path pg_catalog, pg_temp.
- * Returns the value copied into the caller's memory context.
+ * The role that reads relid: its owner, or the caller for a foreign table
+ * (see the file's header).  An owner subject to the table's own row-level
+ * security is refused: it would not see every row.
+ */
+Oid
+UidReaderOf(Oid relid)
+{
+	Oid			owner;
+
+	if (get_rel_relkind(relid) == RELKIND_FOREIGN_TABLE)
+		return GetUserId();
+	owner = UidRelationOwner(relid);
+	if (check_enable_rls(relid, owner, true) == RLS_ENABLED)
+		UidRefuseRowSecurity(relid, "its owner");
+	return owner;
+}
+
+/*
+ * Becomes user for a security-restricted operation with search_path
+ * pg_catalog, pg_temp, as VACUUM, ANALYZE and REINDEX do for a table's
+ * owner: no SET ROLE (which the owner's code could RESET), no temporary
+ * objects, no changes to the session that outlive it.  An error before
+ * UidEndAs() is undone by the (sub)transaction's abort.
+ */
+void
+UidBeginAs(Oid user, UidAsSave *save)
+{
+	GetUserIdAndSecContext(&save->user, &save->sec);
+	SetUserIdAndSecContext(user, save->sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+	save->nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+}
+
+void
+UidEndAs(const UidAsSave *save)
+{
+	AtEOXact_GUC(false, save->nestlevel);
+	SetUserIdAndSecContext(save->user, save->sec);
+}
+
+/*
+ * Runs query (one row, one column, or none) as UidReaderOf(relid), in the
+ * context of UidBeginAs().  Returns the value copied into the caller's
+ * memory context.
  */
 static Datum
 QueryAsOwner(Oid relid, const char *query, Oid expected_type, int16 typlen, bool *isnull)
 {
-	Oid			owner = UidRelationOwner(relid);
-	Oid			save_user;
-	int			save_sec;
-	int			save_nestlevel;
+	Oid			reader = UidReaderOf(relid);
+	UidAsSave	save;
 	Datum		result = (Datum) 0;
 	MemoryContext caller = CurrentMemoryContext;
 
-	if (check_enable_rls(relid, owner, true) == RLS_ENABLED)
-		RefuseRowSecurity(relid, "its owner");
-
 	*isnull = true;
-	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
-	save_nestlevel = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
+	UidBeginAs(reader, &save);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute(query, true, 1) != SPI_OK_SELECT)
@@ -132,9 +197,7 @@ QueryAsOwner(Oid relid, const char *query, Oid expected_type, int16 typlen, bool
 		}
 	}
 	SPI_finish();
-	/* an error above is undone by the (sub)transaction's abort */
-	AtEOXact_GUC(false, save_nestlevel);
-	SetUserIdAndSecContext(save_user, save_sec);
+	UidEndAs(&save);
 	return result;
 }
 

@@ -344,7 +344,7 @@ BEGIN
             steps := steps OPERATOR(pg_catalog.||) pg_catalog.format(
                 'ALTER TABLE %s ALTER COLUMN %I SET DEFAULT @extschema@.uuid7()', a_rel, a_col);
             IF NOT a_dry THEN
-                EXECUTE steps[pg_catalog.array_length(steps, 1)];
+                PERFORM @extschema@.uid_alter_as_owner(steps[pg_catalog.array_length(steps, 1)]);
             END IF;
             RETURN QUERY SELECT pg_catalog.unnest(steps);
             RETURN;
@@ -375,7 +375,7 @@ BEGIN
                 IF a_as_uid AND att.atttypid OPERATOR(pg_catalog.<>) '@extschema@.uid'::pg_catalog.regtype THEN
                     s := pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE @extschema@.uid', a_rel, a_col);
                     IF NOT a_dry THEN
-                        EXECUTE s;
+                        PERFORM @extschema@.uid_alter_as_owner(s);
                     END IF;
                     RETURN QUERY SELECT pg_catalog.unnest(steps OPERATOR(pg_catalog.||) s);
                     RETURN;
@@ -427,7 +427,12 @@ BEGIN
                           HINT = 'Run uid_adopt() with widen => true to run them in the same transaction: each rewrites its table under an ACCESS EXCLUSIVE lock.';
             END IF;
             FOREACH s IN ARRAY widening LOOP
-                IF NOT a_dry THEN
+                IF a_dry THEN
+                    NULL;
+                ELSIF pg_catalog.starts_with(s, 'ALTER TABLE ') THEN
+                    -- each table's as its owner (src/owner_ddl.c)
+                    PERFORM @extschema@.uid_alter_as_owner(s);
+                ELSE
                     EXECUTE s;
                 END IF;
                 steps := steps OPERATOR(pg_catalog.||) s;
@@ -548,7 +553,13 @@ BEGIN
         pg_catalog.format('SECURITY LABEL FOR uid ON SEQUENCE %s IS %L', seq, label)];
     IF NOT a_dry THEN
         FOR i IN run_from .. pg_catalog.array_length(steps, 1) LOOP
-            EXECUTE steps[i];
+            -- a table's statements as its owner (src/owner_ddl.c)
+            IF pg_catalog.starts_with(steps[i], 'ALTER TABLE ')
+               OR pg_catalog.starts_with(steps[i], 'CREATE SEQUENCE ') THEN
+                PERFORM @extschema@.uid_alter_as_owner(steps[i]);
+            ELSE
+                EXECUTE steps[i];
+            END IF;
         END LOOP;
     END IF;
     RETURN QUERY SELECT pg_catalog.unnest(steps);
@@ -605,7 +616,7 @@ BEGIN
             steps := steps OPERATOR(pg_catalog.||) pg_catalog.format(
                 'ALTER TABLE %s ALTER COLUMN %I SET DEFAULT pg_catalog.gen_random_uuid()', a_rel, a_col);
             IF NOT a_dry THEN
-                EXECUTE steps[pg_catalog.array_length(steps, 1)];
+                PERFORM @extschema@.uid_alter_as_owner(steps[pg_catalog.array_length(steps, 1)]);
             END IF;
             RETURN QUERY SELECT pg_catalog.unnest(steps);
             RETURN;
@@ -678,7 +689,13 @@ BEGIN
     END IF;
     IF NOT a_dry THEN
         FOR i IN run_from .. pg_catalog.array_length(steps, 1) LOOP
-            EXECUTE steps[i];
+            -- a table's statements as its owner (src/owner_ddl.c)
+            IF pg_catalog.starts_with(steps[i], 'ALTER TABLE ')
+               OR pg_catalog.starts_with(steps[i], 'CREATE SEQUENCE ') THEN
+                PERFORM @extschema@.uid_alter_as_owner(steps[i]);
+            ELSE
+                EXECUTE steps[i];
+            END IF;
         END LOOP;
     END IF;
     RETURN QUERY SELECT pg_catalog.unnest(steps);

@@ -125,6 +125,8 @@ INSERT INTO decided VALUES
     -- after the caller's own SELECT and row-security checks
     ('uid_stored_max(regclass,name)', true, true),
     ('uid_stored_max_uuid7(regclass,name)', true, true),
+    -- uid_adopt()'s and uid_unadopt()'s ALTER TABLE, as the table's owner; ownership checked first
+    ('uid_alter_as_owner(text)', true, true),
     -- pure checks and encodings, in a schema PUBLIC cannot use
     ('uid_counter._check_grant(text,regrole,text)', true, true),
     ('uid_counter._check_prefix(text)', true, true),

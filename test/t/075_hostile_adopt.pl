@@ -7,7 +7,10 @@
 #  3. adopting a same-named sequence in another schema;
 #  4. functions named like uid's, planted in public, which is on everyone's
 #     search path (each would make mallory superuser if a superuser ran it);
-#  5. calling uid's sequence functions on a sequence it may not use.
+#  5. calling uid's sequence functions on a sequence it may not use;
+#  6. a CHECK constraint on its own tables that calls its function, which a
+#     superuser's uid_adopt(widen => true) or (as_uid => true) re-checks
+#     (the statements must run as the table's owner).
 # Each attack fails, the victims' IDs come from uid (or from their plain
 # sequence), and mallory stays an ordinary role.
 use strict;
@@ -171,6 +174,94 @@ is(state_as('mallory', q{SELECT ids.uid_sequence_currval('public.orders_id_seq')
 # the adoption is intact
 is($node->safe_psql('app', q{SELECT string_agg(sequence::text, ',' ORDER BY sequence::text) FROM ids.uid_adoptions}),
 	'mal.plain_id_seq,orders_id_seq', 'the adoptions are the owners\' only');
+
+# --- 6. a superuser adopts mallory's tables with widen => true and
+# as_uid => true: changing a column's type re-checks the table's CHECK
+# constraints, which call mallory's function; it notes the role it runs as
+# and makes mallory superuser if that role is one.  It must run as mallory
+# (or not at all), and the adoption must still work.
+as_ok('mallory', q{
+	CREATE TABLE mal.trap_calls (by_user name, by_superuser boolean);
+	GRANT INSERT ON mal.trap_calls TO PUBLIC;
+	CREATE FUNCTION mal.trap(bigint) RETURNS boolean LANGUAGE plpgsql AS $$
+	BEGIN
+		INSERT INTO mal.trap_calls SELECT current_user, rolsuper
+			FROM pg_catalog.pg_roles WHERE rolname = current_user;
+		IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+			EXECUTE 'ALTER ROLE mallory SUPERUSER';
+		END IF;
+		RETURN true;
+	END $$;
+	CREATE TABLE mal.narrow (id serial PRIMARY KEY, CHECK (mal.trap(id)));
+	CREATE TABLE mal.narrow_ref (r int REFERENCES mal.narrow, CHECK (mal.trap(r)));
+	CREATE TABLE mal.checked (id bigserial PRIMARY KEY, CHECK (mal.trap(id)));
+	CREATE TABLE mal.checked_ident (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, CHECK (mal.trap(id)));
+	INSERT INTO mal.narrow DEFAULT VALUES;
+	INSERT INTO mal.narrow_ref VALUES (1);
+	INSERT INTO mal.checked DEFAULT VALUES;
+	INSERT INTO mal.checked_ident DEFAULT VALUES;
+	TRUNCATE mal.trap_calls;
+});
+sub trap_calls_not_by_mallory
+{
+	return $node->safe_psql('app', q{SELECT count(*) FROM mal.trap_calls WHERE by_user <> 'mallory'});
+}
+my $steps = as_ok('postgres', q{SELECT string_agg(s, E'\n') FROM ids.uid_adopt('mal.narrow', widen => true) AS s});
+like($steps, qr/ALTER TABLE mal\.narrow ALTER COLUMN id TYPE bigint/, 'a superuser widens mallory\'s int column');
+like($steps, qr/ALTER TABLE mal\.narrow_ref ALTER COLUMN r TYPE bigint/, 'and the column that references it');
+is(trap_calls_not_by_mallory(), '0',
+	'widening re-checked the CHECK constraints, running mallory\'s function as no role but mallory');
+as_ok('postgres', q{SELECT count(*) FROM ids.uid_adopt('mal.checked', as_uid => true)});
+is(trap_calls_not_by_mallory(), '0',
+	'so did the change to the uid type (as_uid => true)');
+as_ok('postgres', q{SELECT count(*) FROM ids.uid_adopt('mal.checked_ident', as_uid => true)});
+is(trap_calls_not_by_mallory(), '0', 'and that of an identity column');
+cmp_ok($node->safe_psql('app', q{SELECT count(*) FROM mal.trap_calls}), '>', 0,
+	'they ran it as mallory (the statements ran as the table\'s owner)');
+is($node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'mallory'}), 'f',
+	'mallory is no superuser');
+is($node->safe_psql('app', q{
+	SELECT string_agg(format('%s.%s', attrelid::regclass, atttypid::regtype), ',' ORDER BY attrelid::regclass::text)
+	FROM pg_attribute
+	WHERE attrelid IN ('mal.narrow'::regclass, 'mal.narrow_ref'::regclass, 'mal.checked'::regclass,
+	                   'mal.checked_ident'::regclass)
+	  AND attname IN ('id', 'r')}),
+	'mal.checked.ids.uid,mal.checked_ident.ids.uid,mal.narrow.bigint,mal.narrow_ref.bigint',
+	'the columns have their new types');
+is($node->safe_psql('app', q{SELECT relowner::regrole FROM pg_class WHERE oid = 'mal.checked_ident_id_seq'::regclass}),
+	'mallory', 'the identity\'s sequence, made again, belongs to the table\'s owner');
+for my $t ('narrow', 'checked', 'checked_ident')
+{
+	cmp_ok(as_ok('mallory', qq{INSERT INTO mal.$t DEFAULT VALUES RETURNING id}), '>', $recent,
+		"mal.$t is adopted: its inserts get uid IDs");
+}
+is(trap_calls_not_by_mallory(), '0', 'no role but mallory ever ran her function');
+
+# a child with another owner: the statement would run on it as the
+# parent's owner, who may not alter it; refused before anything runs
+as_ok('mallory', q{
+	CREATE TABLE mal.parent (id bigserial PRIMARY KEY);
+	INSERT INTO mal.parent DEFAULT VALUES;
+});
+as_ok('postgres', q{
+	CREATE TABLE mal.alice_child () INHERITS (mal.parent);
+	ALTER TABLE mal.alice_child OWNER TO alice;
+});
+my ($ret, $out, $err) = $node->psql('app', q{SELECT count(*) FROM ids.uid_adopt('mal.parent', as_uid => true)});
+like($err, qr/table alice_child has another owner than table parent/,
+	'a superuser\'s as_uid adoption of a table whose child has another owner is refused, naming the child');
+is(as_ok('postgres', q{SELECT count(*) FROM ids.uid_adoptions WHERE sequence = 'mal.parent_id_seq'::regclass}),
+	'0', 'and nothing of it stays');
+
+# uid_alter_as_owner() runs only uid's statements, for the table's owner
+like(state_as('mallory', q{SELECT ids.uid_alter_as_owner('ALTER TABLE public.plain ALTER COLUMN v SET DEFAULT ''x''')}),
+	qr/^42501$/, 'uid_alter_as_owner() refuses a caller that does not own the table');
+is(state_as('mallory', q{SELECT ids.uid_alter_as_owner('ALTER TABLE mal.parent ALTER COLUMN id TYPE text USING id::text')}),
+	'0A000', 'and a type change with USING');
+is(state_as('mallory', q{SELECT ids.uid_alter_as_owner('ALTER TABLE mal.parent OWNER TO alice')}),
+	'0A000', 'and any other ALTER TABLE');
+is(state_as('mallory', q{SELECT ids.uid_alter_as_owner('DROP TABLE mal.parent')}),
+	'0A000', 'and any other statement');
 
 $node->stop;
 done_testing();

@@ -9,6 +9,11 @@
 # pointer to a UUID crashed the server, a UUID read as a bigint gave a
 # wrong audit.  A table dropped meanwhile is an error (42P01).  The server
 # must not restart.
+#
+# Then mallory's IMMUTABLE function in partial-index predicates and a
+# policy of her tables: a superuser's or a pg_monitor member's audit of a
+# partitioned table, an inheritance parent, a row-level security table or
+# a sample must never run it with the auditor's rights.
 use strict;
 use warnings;
 
@@ -113,6 +118,93 @@ is($watched, '42', 'the session opened before the races still answers');
 eval { $watch->quit };
 my ($ret, $now_checkpointer) = $node->psql('postgres', $checkpointer_sql);
 is($now_checkpointer, $checkpointer, 'the checkpointer is the one from before (no restart after a crash)');
+
+# --- mallory's code in the audited tables.  Her IMMUTABLE function notes
+# the role it runs as and makes her superuser if that role is one; planning
+# a query of a table folds a partial-index predicate that calls it with a
+# constant.  A superuser's or a pg_monitor member's uid_audit() of a
+# partitioned table, an inheritance parent, a table with row-level
+# security, and a sample of a table must run it as no role but mallory.
+$node->safe_psql('postgres', q{
+	CREATE ROLE monitor LOGIN IN ROLE pg_monitor;
+	CREATE SCHEMA mal AUTHORIZATION mallory;
+	GRANT USAGE ON SCHEMA mal TO PUBLIC;
+});
+$node->safe_psql('postgres', q{
+	SET search_path = mal;
+	CREATE TABLE hits (by_user name, by_superuser boolean);
+	GRANT INSERT ON hits TO PUBLIC;
+	CREATE FUNCTION esc() RETURNS boolean LANGUAGE plpgsql AS $$
+	BEGIN
+		INSERT INTO mal.hits SELECT current_user, rolsuper
+			FROM pg_catalog.pg_roles WHERE rolname = current_user;
+		IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+			EXECUTE 'ALTER ROLE mallory SUPERUSER';
+		END IF;
+		RETURN true;
+	END $$;
+	CREATE FUNCTION esc_imm(int) RETURNS boolean IMMUTABLE LANGUAGE plpgsql
+		AS $$ BEGIN RETURN mal.esc(); END $$;
+
+	CREATE TABLE part (a bigint) PARTITION BY RANGE (a);
+	CREATE TABLE part_1 PARTITION OF part FOR VALUES FROM (MINVALUE) TO (MAXVALUE);
+	CREATE INDEX ON part_1 (a) WHERE esc_imm(1);
+	INSERT INTO part SELECT public.uid_next() FROM generate_series(1, 20);
+
+	CREATE TABLE inh (a bigint);
+	CREATE TABLE inh_child () INHERITS (inh);
+	CREATE INDEX ON inh_child (a) WHERE esc_imm(2);
+	INSERT INTO inh SELECT public.uid_next() FROM generate_series(1, 5);
+	INSERT INTO inh_child SELECT public.uid_next() FROM generate_series(1, 7);
+
+	CREATE TABLE rls (a bigint);
+	CREATE INDEX ON rls (a) WHERE esc_imm(3);
+	ALTER TABLE rls ENABLE ROW LEVEL SECURITY;
+	CREATE POLICY p ON rls USING (esc_imm(4));
+	INSERT INTO rls SELECT public.uid_next() FROM generate_series(1, 3);
+
+	CREATE TABLE sampled (a bigint);
+	CREATE INDEX ON sampled (a) WHERE esc_imm(5);
+	INSERT INTO sampled SELECT public.uid_next() FROM generate_series(1, 20000);
+
+	GRANT SELECT ON part, part_1, inh, inh_child, rls, sampled TO PUBLIC;
+	TRUNCATE hits;
+}, extra_params => [ '-U', 'mallory' ]);
+my $mal_audit_sql = q{SELECT string_agg(kind || ':' || ids, ',' ORDER BY kind) FROM uid_audit('mal.%s', '%s')};
+sub hits_not_by_mallory
+{
+	return $node->safe_psql('postgres', q{SELECT count(*) FROM mal.hits WHERE by_user <> 'mallory'});
+}
+sub audit_as
+{
+	my ($role, $sql) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', "\\set VERBOSITY verbose\n$sql",
+		extra_params => [ '-U', $role ]);
+	my ($state) = $err =~ /ERROR:\s+([0-9A-Z]{5}):/;
+	return ($out, $state // '');
+}
+for my $role ('postgres', 'monitor')
+{
+	my ($res, $state) = audit_as($role, sprintf($mal_audit_sql, 'part', 'a'));
+	is("$res$state", 'total:20', "$role: the audit of the partitioned table reads its 20 ids");
+	($res, $state) = audit_as($role, sprintf($mal_audit_sql, 'inh', 'a'));
+	is("$res$state", 'total:12', "$role: the audit of the inheritance parent reads its 12 ids");
+	($res, $state) = audit_as($role,
+		q{SELECT ids > 0 AND ids < 20000 FROM uid_audit('mal.sampled', 'a', 0.5) WHERE kind = 'total'});
+	is("$res$state", 't', "$role: a sample reads some of the table's ids");
+	($res, $state) = audit_as($role, q{SELECT count(*) FROM uid_audit('mal.part', 'a', 0.5)});
+	is($state, '', "$role: a sample of the partitioned table is read");
+	is(hits_not_by_mallory(), '0', "$role: none of it ran mallory's function as $role");
+}
+my ($res, $state) = audit_as('monitor', sprintf($mal_audit_sql, 'rls', 'a'));
+is($state, '42501', 'a pg_monitor member\'s audit of a table whose row-level security applies to it is refused');
+($res, $state) = audit_as('postgres', sprintf($mal_audit_sql, 'rls', 'a'));
+is("$res$state", 'total:3', 'a superuser\'s (not subject to it) reads its 3 ids');
+is(hits_not_by_mallory(), '0', 'no role but mallory ever ran her function');
+cmp_ok($node->safe_psql('postgres', q{SELECT count(*) FROM mal.hits}), '>', 0,
+	'the samples ran it as mallory (each table read as its owner)');
+is($node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'mallory'}), 'f',
+	'mallory is no superuser');
 
 $node->stop;
 done_testing();

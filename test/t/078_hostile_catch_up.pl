@@ -14,7 +14,10 @@
 #     uid.max_batch IDs per call, nor any batch once EXECUTE on
 #     uid_next_batch() is revoked;
 #  4. a default she adds on bob's sequence, which she may not use, must not
-#     stop bob's uid_adopt() or uid_unadopt().
+#     stop bob's uid_adopt() or uid_unadopt();
+#  5. her foreign table, which bob may select but has no user mapping for,
+#     must not give him its greatest value through her mapping;
+#  6. a table named by its OID needs USAGE on its schema, as a query would.
 use strict;
 use warnings;
 
@@ -294,6 +297,47 @@ as('postgres', q{SELECT setval('uid_ticket.inv', 9223372036854775807)});
 $report = as('postgres', q{SELECT action FROM uid_catch_up() WHERE object = 'uid_ticket.inv'});
 like($report, qr/^already past: no ticket left/, 'an exhausted ticket is already past');
 unlike($report, qr/922337203685477580[89]|\d{20}/, 'and no next ticket beyond bigint is printed');
+
+# --- 6. a foreign table (postgres_fdw, a loopback server): read as its
+# owner, it would use the owner's user mapping and hand bob, who has
+# SELECT on it but no mapping of his own, what the remote server shows
+# mallory
+my ($host, $port) = ($node->host, $node->port);
+as('postgres', qq{
+	CREATE EXTENSION postgres_fdw;
+	CREATE SERVER loop FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$host', port '$port', dbname 'app');
+	CREATE USER MAPPING FOR mallory SERVER loop OPTIONS (user 'mallory', password_required 'false');
+	GRANT USAGE ON FOREIGN SERVER loop TO mallory;
+});
+as('mallory', q{
+	CREATE TABLE mallory.remote_secret (id bigint);
+	INSERT INTO mallory.remote_secret VALUES (4242);
+	CREATE FOREIGN TABLE mallory.a_ft (id bigint) SERVER loop
+		OPTIONS (schema_name 'mallory', table_name 'remote_secret');
+	GRANT SELECT ON mallory.a_ft TO bob;
+});
+is(as('mallory', q{SELECT uid_stored_max('mallory.a_ft', 'id')}), '4242',
+	'the owner reads the greatest value of her foreign table through her mapping');
+($state, $err) = state_as('bob', q{SELECT max(id) FROM mallory.a_ft});
+like($err, qr/user mapping not found/, 'bob\'s own SELECT max(id) has no user mapping');
+($state, $err) = state_as('bob', q{SELECT uid_stored_max('mallory.a_ft', 'id')});
+unlike($err, qr/^$/, 'nor has his uid_stored_max(): it fails');
+like($err, qr/user mapping not found/, 'for the same reason (the foreign table is read as the caller)');
+
+# --- 7. a table in a schema bob may not use, named by its OID
+as('postgres', q{
+	CREATE SCHEMA hidden;
+	CREATE TABLE hidden.t (id bigint);
+	INSERT INTO hidden.t VALUES (77);
+	GRANT SELECT ON hidden.t TO bob;
+});
+my $hidden_oid = as('postgres', q{SELECT 'hidden.t'::regclass::oid});
+($state, $err) = state_as('bob', qq{SELECT uid_stored_max(${hidden_oid}::regclass, 'id')});
+is($state, '42501', 'uid_stored_max() of a table named by its OID needs USAGE on its schema');
+like($err, qr/permission denied for schema hidden/, 'as a query of it would');
+($state) = state_as('bob', qq{SELECT uid_stored_max_uuid7(${hidden_oid}::regclass, 'id')});
+is($state, '42501', 'and so does uid_stored_max_uuid7()');
+
 is(mallory_is_superuser(), 'f', 'mallory is an ordinary role at the end');
 
 done_testing();
