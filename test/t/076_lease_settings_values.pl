@@ -159,6 +159,10 @@ ok($node->log_contains('invalid value for parameter "uid.lease_conninfo"'),
 	'an unparsable uid.lease_conninfo is refused by its check hook');
 is($node->safe_psql('postgres', 'SELECT state FROM uid_lease_status()'), 'config_error',
 	'and the server does not fall back to the local store');
+($state, $err) = sqlstate_of($node, 'SELECT uid_next()');
+like($err, qr/DETAIL:\s+The value of uid\.lease_conninfo in the server's configuration was refused/,
+	'UID02 names uid.lease_conninfo as refused');
+unlike($err, qr/port= = x/, 'but never shows its value, which may hold a password');
 is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_namespace WHERE nspname = 'uid_lease'}),
 	'0', 'no local lease table was created');
 
