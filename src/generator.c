@@ -535,8 +535,12 @@ UidGeneratorCheckUsable(const char *funcname)
 			UidGeneratorApplyRecoveryFloor();
 		recovery_floor_seen = true;
 	}
+	/*
+	 * A refused uid.worker_id leaves it "not set" too; then the grant is
+	 * withdrawn, and UID02 names the refused value rather than the topology.
+	 */
 	if (!uid_topology_checked)
-		UidTopologyCheck(UidWorkerIdChosen());
+		UidTopologyCheck(UidWorkerIdChosen() || UidRefusalFirst(false) != NULL);
 }
 
 /*
