@@ -6,6 +6,7 @@ MODULE_big  = uid
 OBJS = \
 	src/uid.o \
 	src/preload.o \
+	src/refused_settings.o \
 	src/generator.o \
 	src/topology.o \
 	src/clock.o \

@@ -51,6 +51,7 @@
 #include "preload.h"
 #include "primary_watch.h"
 #include "random.h"
+#include "refused_settings.h"
 #include "stats.h"
 #include "topology.h"
 #include "uid.h"
@@ -174,6 +175,7 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 	/* the Citus and replication checks tell a chosen 0 from the default */
 	if (UidSettingFromConfiguration(source))
 		uid_worker_id_given = true;
+	UidRefusalAccepted("uid.worker_id", source);
 	return true;
 }
 
@@ -215,9 +217,14 @@ UidIssuedThroughShow(void)
 	return buf;
 }
 
+/*
+ * uid.worker_id is watched (refused_settings.c): a refused value would run
+ * on the default 0, the worker id of every server left unconfigured.
+ */
 void
 UidGeneratorDefineSettings(void)
 {
+	UidRefusalWatch("uid.worker_id", UID_REFUSAL_ALWAYS, false);
 	DefineCustomStringVariable("uid.worker_id",
 							   "Worker id (0..1023) that uid_next() puts in every ID of this server, or \"lease\".",
 							   "Every server that issues IDs into the same tables needs its own; "
@@ -227,6 +234,7 @@ UidGeneratorDefineSettings(void)
 							   PGC_POSTMASTER,
 							   0,
 							   UidWorkerIdCheck, UidWorkerIdAssign, NULL);
+	UidRefusalWatchEnd();
 
 	DefineCustomStringVariable(UID_ISSUED_THROUGH_SETTING,
 							   "What uid_next() of this server may have issued through: its worker id, "
@@ -527,8 +535,12 @@ UidGeneratorCheckUsable(const char *funcname)
 			UidGeneratorApplyRecoveryFloor();
 		recovery_floor_seen = true;
 	}
+	/*
+	 * A refused uid.worker_id leaves it "not set" too; then the grant is
+	 * withdrawn, and UID02 names the refused value rather than the topology.
+	 */
 	if (!uid_topology_checked)
-		UidTopologyCheck(UidWorkerIdChosen());
+		UidTopologyCheck(UidWorkerIdChosen() || UidRefusalFirst(false) != NULL);
 }
 
 /*

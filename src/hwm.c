@@ -26,6 +26,28 @@
  * Version 2 (uid 1.2) holds one mark per generator; version 1 (uid 1.0 and
  * 1.1) held one mark for both, and is read as that mark for each of them.
  *
+ * An empty file is read as no file, because it proves that nothing was
+ * issued under it.  The file is only ever written by a pwrite of the whole
+ * record at offset 0, opened without O_TRUNC and never truncated (no version
+ * of uid did otherwise).  Once one write and its fsync completed, its size
+ * of 32 bytes is durable, and an overwrite in place never makes it shorter,
+ * whatever a crash interrupts: the old record, the new one, or (for a torn
+ * write) a damaged one, never none.  So an empty file is left only by a
+ * first write that never completed (a full disk, a crash between the
+ * creation of the file and its first fsync), and no value is returned
+ * before that write has returned (UidHwmEnsureCovers raises otherwise).  A
+ * file of 1 to 31 bytes could only come from such a first write too, but is
+ * still read as damaged: it is no state the code meant to leave.
+ *
+ * A missing (or empty) file where values were issued before is logged with a
+ * WARNING: the first successful write in a data directory also creates
+ * uid.issued, a marker that is never removed, so the two together say "this
+ * data directory issued values, and its floors are gone" (an operator's
+ * removal, a copy that left the file out).  A new data directory (initdb
+ * and a restore, pg_upgrade) has neither, and is not told apart from a new
+ * server.  The other floors (a recovery's, a lease's previous holder's, an
+ * old primary's) apply either way.
+ *
  * Shared state and its guards:
  *	reserved_ms[g]		atomics; read lock-free on every call, only raised, and
  *						only while holding the uid LWLock after the file is
@@ -34,8 +56,9 @@
  *	floor_ms[g], status, legacy
  *						written once by the postmaster at shared-memory init,
  *						read-only afterwards.
- *	dir_synced			written under the uid LWLock (or by the postmaster at
- *						exit).
+ *	dir_synced, issued_marked
+ *						written under the uid LWLock (or by the postmaster at
+ *						start-up and exit).
  */
 #include "postgres.h"
 
@@ -58,6 +81,7 @@
 #include "uid.h"
 
 #define UID_HWM_FILE		"uid.hwm"
+#define UID_ISSUED_FILE		"uid.issued"	/* values were issued here */
 #define UID_HWM_MAGIC		0x48444955	/* "UIDH" */
 #define UID_HWM_VERSION_SHARED	1	/* uid 1.0, 1.1: one mark for both */
 #define UID_HWM_VERSION		2		/* one mark per generator */
@@ -97,6 +121,7 @@ typedef struct UidHwmShared
 	UidHwmStatus status;
 	bool		legacy;			/* the floors come from a version 1 record */
 	bool		dir_synced;		/* directory entry of the file is durable */
+	bool		issued_marked;	/* UID_ISSUED_FILE exists, durably */
 	LWLock	   *lock;
 } UidHwmShared;
 
@@ -211,6 +236,15 @@ UidHwmRead(void)
 	}
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
+	if (n == 0)
+	{
+		/* nothing was issued under an empty file (the header comment) */
+		ereport(LOG,
+				(errmsg("uid: high-water mark file \"%s\" is empty; ignored", UID_HWM_FILE),
+				 errdetail("Only a first reservation that never completed leaves it empty, "
+						   "so no value was issued under it; uid_next() and uuid7() start as on a new server.")));
+		return UID_HWM_NEW;
+	}
 	if (n != sizeof(buf) || !UidHwmDecode(buf, hwm->floor_ms, &clean, &hwm->legacy))
 	{
 		ereport(LOG,
@@ -220,6 +254,59 @@ UidHwmRead(void)
 		return UID_HWM_CORRUPT;
 	}
 	return clean ? UID_HWM_CLEAN : UID_HWM_RESERVED;
+}
+
+/*
+ * After the first write of uid.hwm that succeeded in this data directory:
+ * creates uid.issued, durably, so that a later start that finds no uid.hwm
+ * knows that values were issued here (UidHwmWarnIfIssuedBefore).  Once per
+ * data directory; a failure is logged and tried again at the next write.
+ */
+static void
+UidHwmMarkIssued(void)
+{
+	static const char text[] =
+		"uid: uid_next() or uuid7() reserved time in uid.hwm in this data directory.\n"
+		"Keep this file: without it a missing uid.hwm is not noticed.\n";
+	int			fd;
+
+	if (hwm->issued_marked)
+		return;
+	fd = open(UID_ISSUED_FILE, O_WRONLY | O_CREAT | PG_BINARY, pg_file_create_mode);
+	if (fd < 0 || write(fd, text, sizeof(text) - 1) != sizeof(text) - 1 || pg_fsync(fd) != 0)
+	{
+		ereport(LOG,
+				(errcode_for_file_access(),
+				 errmsg("uid: could not write \"%s\": %m", UID_ISSUED_FILE)));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	fsync_fname(".", true);
+	hwm->issued_marked = true;
+}
+
+/*
+ * At start-up, when uid.hwm is missing or empty: if uid.issued says values
+ * were issued in this data directory, the floors of the earlier runs are
+ * gone; say so loudly.
+ */
+static void
+UidHwmWarnIfIssuedBefore(void)
+{
+	if (access(UID_ISSUED_FILE, F_OK) != 0)
+		return;
+	hwm->issued_marked = true;
+	ereport(WARNING,
+			(errmsg("uid: high-water mark file \"%s\" is missing or empty, but \"%s\" says values were issued in this data directory before",
+					UID_HWM_FILE, UID_ISSUED_FILE),
+			 errdetail("uid_next() and uuid7() start from the clock, without the floors of the earlier runs: "
+					   "with a clock behind the last value issued before, they could issue values again."),
+			 errhint("Unless the file was removed on purpose with the clock past the last value issued, "
+					 "stop the server and put back \"%s\" (from where it went), "
+					 "or call uid_advance_past() and uuid7_advance_past() with the largest values stored.",
+					 UID_HWM_FILE)));
 }
 
 /*
@@ -272,6 +359,9 @@ UidHwmWrite(const int64 *ms, bool clean, int elevel)
 		fsync_fname(".", true);
 		hwm->dir_synced = true;
 	}
+	/* a reservation precedes the first value; a clean exit's record may not */
+	if (!clean)
+		UidHwmMarkIssued();
 	return true;
 }
 
@@ -287,10 +377,15 @@ UidHwmShmemInit(void)
 
 	hwm->lock = &(GetNamedLWLockTranche("uid"))->lock;
 	hwm->dir_synced = false;
+	hwm->issued_marked = false;
 	hwm->legacy = false;
 	for (int g = 0; g < UID_HWM_GENERATORS; g++)
 		hwm->floor_ms[g] = 0;
 	hwm->status = UidHwmRead();
+	if (hwm->status == UID_HWM_NEW)
+		UidHwmWarnIfIssuedBefore();
+	else
+		hwm->issued_marked = access(UID_ISSUED_FILE, F_OK) == 0;
 	for (int g = 0; g < UID_HWM_GENERATORS; g++)
 		pg_atomic_init_u64(&hwm->reserved_ms[g], (uint64) hwm->floor_ms[g]);
 

@@ -23,7 +23,7 @@ typedef enum UidHwmGenerator
 /* What uid.hwm held when this run started. */
 typedef enum UidHwmStatus
 {
-	UID_HWM_NEW,				/* no file: nothing was ever issued here */
+	UID_HWM_NEW,				/* no file, or an empty one: nothing issued under it */
 	UID_HWM_CLEAN,				/* the previous run exited cleanly */
 	UID_HWM_RESERVED,			/* the previous run crashed: floors are its reservations */
 	UID_HWM_CORRUPT				/* the file cannot be trusted: refuse to generate */

@@ -39,6 +39,7 @@
 #include "lease_settings.h"
 #include "lease_store.h"
 #include "preload.h"
+#include "refused_settings.h"
 #include "topology.h"
 #include "uid.h"
 
@@ -511,10 +512,23 @@ UidLeaseNoWorkerIdDetail(const UidLeaseShared *s)
 	}
 }
 
+/*
+ * The configured value refused at start-up that keeps this server from
+ * issuing (refused_settings.c), or NULL: named by UID02 before anything else.
+ */
+static const UidRefusal *
+UidLeaseRefusal(const UidLeaseShared *s)
+{
+	return s->state == UID_LEASE_CONFIG_ERROR ? UidRefusalFirst(UidLeaseWorkerMode()) : NULL;
+}
+
 /* The message of UID02: in lease mode, what became of the lease. */
 static char *
 UidLeaseNoWorkerIdMessage(const UidLeaseShared *s)
 {
+	if (UidLeaseRefusal(s) != NULL)
+		return psprintf("uid_next() has no worker id: the configured value of %s was refused",
+						UidLeaseRefusal(s)->name);
 	if (UidLeaseRegistersStatic())
 		return psprintf("uid_next() has no worker id: static worker id %d is not registered in the lease store (state \"%s\")",
 						UidGeneratorStaticWorkerId(), UidLeaseStateNames[s->state]);
@@ -546,7 +560,8 @@ UidLeaseRaiseNoWorkerId(void)
 	ereport(ERROR,
 			(errcode(ERRCODE_UID_NO_WORKER_ID),
 			 errmsg("%s", UidLeaseNoWorkerIdMessage(&s)),
-			 errdetail_internal("%s", UidLeaseNoWorkerIdDetail(&s)),
+			 errdetail_internal("%s", UidLeaseRefusal(&s) ? UidRefusalDetail(UidLeaseRefusal(&s)) :
+								UidLeaseNoWorkerIdDetail(&s)),
 			 errhint("%s", hint ? hint :
 					 "IDs are issued again as soon as a lease is held. "
 					 "See SELECT * FROM uid_lease_status(), the server log, and the lease store "

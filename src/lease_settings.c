@@ -3,8 +3,9 @@
  *		The settings of the lease subsystem (uid.lease_*), their checks, and
  *		the combinations of settings that cannot work (UidLeaseConfigProblem).
  *		Every other lease file reads them; this file reads only the
- *		generator's uid.worker_id and what topology.c finds in
- *		shared_preload_libraries, so it sits below all of them.
+ *		generator's uid.worker_id, what topology.c finds in
+ *		shared_preload_libraries and which configured values were refused
+ *		(refused_settings.c), so it sits below all of them.
  *
  * No shared state: each process has the values of its own configuration.
  */
@@ -19,6 +20,7 @@
 #include "generator.h"
 #include "lease_settings.h"
 #include "preload.h"
+#include "refused_settings.h"
 #include "topology.h"
 
 /* settings */
@@ -34,13 +36,10 @@ bool		uid_lease_wait_for_standbys = true;
 int			uid_lease_tenure_retention_s = 0;
 
 /*
- * What the check hooks saw while shared_preload_libraries was processed:
- * the first lease setting whose configured value was refused, and whether
- * uid.lease_conninfo was given at all.  A refused value falls back to the
- * default (PostgreSQL's rule for extension settings); uid then refuses to
- * issue IDs rather than run with a store or schema nobody chose.
+ * Whether uid.lease_conninfo was given at all, as its check hook saw while
+ * shared_preload_libraries was processed (UidLeaseConfigProblem).  Which
+ * configured values were refused is refused_settings.c's.
  */
-static const char *uid_lease_refused_setting = NULL;
 static bool uid_lease_conninfo_given = false;
 
 /* For the check hook of uid.lease_conninfo: can libpq parse it? */
@@ -68,19 +67,6 @@ UidLeaseConninfoParses(const char *conninfo, char **error)
 	return true;
 }
 
-/*
- * Remembers the first configured lease setting a check refused:
- * UidLeaseConfigProblem then stops the lease rather than run on a default
- * nobody chose.
- */
-static void
-UidLeaseNoteRefused(const char *name, GucSource source)
-{
-	if (UidSettingFromConfiguration(source) &&
-		uid_lease_refused_setting == NULL)
-		uid_lease_refused_setting = name;
-}
-
 /* A database or schema name: not empty, and short enough not to be truncated. */
 static bool
 UidLeaseCheckName(const char *name, const char *value, GucSource source)
@@ -88,7 +74,6 @@ UidLeaseCheckName(const char *name, const char *value, GucSource source)
 	if (value == NULL || value[0] == '\0' || strlen(value) >= NAMEDATALEN)
 	{
 		GUC_check_errdetail("%s must be a name of 1 to %d bytes.", name, NAMEDATALEN - 1);
-		UidLeaseNoteRefused(name, source);
 		return false;
 	}
 	return true;
@@ -98,7 +83,10 @@ UidLeaseCheckName(const char *name, const char *value, GucSource source)
 static bool
 UidLeaseCheckDatabase(char **newval, void **extra, GucSource source)
 {
-	return UidLeaseCheckName("uid.lease_database", *newval, source);
+	if (!UidLeaseCheckName("uid.lease_database", *newval, source))
+		return false;
+	UidRefusalAccepted("uid.lease_database", source);
+	return true;
 }
 
 /* Check hook of uid.lease_schema: a name, and not a system schema's. */
@@ -110,9 +98,9 @@ UidLeaseCheckSchema(char **newval, void **extra, GucSource source)
 	if (strncmp(*newval, "pg_", 3) == 0)
 	{
 		GUC_check_errdetail("Schema names starting with \"pg_\" are reserved for the system.");
-		UidLeaseNoteRefused("uid.lease_schema", source);
 		return false;
 	}
+	UidRefusalAccepted("uid.lease_schema", source);
 	return true;
 }
 
@@ -125,39 +113,77 @@ UidLeaseCheckConninfo(char **newval, void **extra, GucSource source)
 {
 	char	   *error = NULL;
 
-	if (*newval == NULL || (*newval)[0] == '\0')
-		return true;
-	if (UidSettingFromConfiguration(source))
-		uid_lease_conninfo_given = true;
-	if (UidLeaseConninfoParses(*newval, &error))
-		return true;
-	GUC_check_errdetail("uid.lease_conninfo is not a valid libpq connection string: %s", error);
-	UidLeaseNoteRefused("uid.lease_conninfo", source);
-	return false;
+	if (*newval != NULL && (*newval)[0] != '\0')
+	{
+		if (UidSettingFromConfiguration(source))
+			uid_lease_conninfo_given = true;
+		if (!UidLeaseConninfoParses(*newval, &error))
+		{
+			GUC_check_errdetail("uid.lease_conninfo is not a valid libpq connection string: %s", error);
+			return false;
+		}
+	}
+	UidRefusalAccepted("uid.lease_conninfo", source);
+	return true;
+}
+
+/*
+ * Check hooks of the watched integer settings: their range is PostgreSQL's
+ * to check; these only note a configured value taken (refused_settings.c).
+ */
+static bool
+UidLeaseCheckPoolSize(int *newval, void **extra, GucSource source)
+{
+	UidRefusalAccepted("uid.lease_pool_size", source);
+	return true;
+}
+
+static bool
+UidLeaseCheckSafetyMargin(int *newval, void **extra, GucSource source)
+{
+	UidRefusalAccepted("uid.lease_safety_margin", source);
+	return true;
+}
+
+static bool
+UidLeaseCheckMaxClockSkew(int *newval, void **extra, GucSource source)
+{
+	UidRefusalAccepted("uid.lease_max_clock_skew", source);
+	return true;
 }
 
 /*
  * Defines the uid.lease_* settings (_PG_init); docs/leases.md describes
- * each.
+ * each.  Watched for a refused configured value (refused_settings.c): those
+ * whose default could lease another server's worker id, or hand one over
+ * while its previous holder may still issue in the same millisecond (the
+ * store, schema, pool, safety margin and clock skew).  The others' defaults
+ * at worst wait longer or renew more often.
  */
 void
 UidLeaseDefineSettings(void)
 {
+	UidRefusalWatch("uid.lease_database", UID_REFUSAL_LEASE, false);
 	DefineCustomStringVariable("uid.lease_database",
 							   "Database of this server that holds the lease table when uid.lease_conninfo is empty.",
 							   NULL,
 							   &uid_lease_database, "postgres",
 							   PGC_POSTMASTER, 0, UidLeaseCheckDatabase, NULL, NULL);
+	UidRefusalWatchEnd();
+	UidRefusalWatch("uid.lease_conninfo", UID_REFUSAL_LEASE, true);
 	DefineCustomStringVariable("uid.lease_conninfo",
 							   "libpq connection string of a coordination database shared by many servers.",
 							   "Empty: the lease table is in uid.lease_database of this server.",
 							   &uid_lease_conninfo, "",
 							   PGC_POSTMASTER, GUC_SUPERUSER_ONLY, UidLeaseCheckConninfo, NULL, NULL);
+	UidRefusalWatchEnd();
+	UidRefusalWatch("uid.lease_schema", UID_REFUSAL_LEASE, false);
 	DefineCustomStringVariable("uid.lease_schema",
 							   "Schema of the lease table in the lease store.",
 							   "Servers that share a worker id space must use the same store and schema.",
 							   &uid_lease_schema, "uid_lease",
 							   PGC_POSTMASTER, 0, UidLeaseCheckSchema, NULL, NULL);
+	UidRefusalWatchEnd();
 	DefineCustomIntVariable("uid.lease_ttl",
 							"How long a lease lives without renewal.",
 							"A crashed server's worker id is free again after this long.",
@@ -168,21 +194,27 @@ UidLeaseDefineSettings(void)
 							NULL,
 							&uid_lease_renew_interval_ms, 10000, 10, 3600 * 1000,
 							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
+	UidRefusalWatch("uid.lease_safety_margin", UID_REFUSAL_LEASE, false);
 	DefineCustomIntVariable("uid.lease_safety_margin",
 							"How long before its lease expires a server that cannot renew stops issuing IDs.",
 							"Must be more than twice uid.lease_max_clock_skew.",
 							&uid_lease_safety_margin_ms, 30000, 0, 24 * 3600 * 1000,
-							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
+							PGC_SIGHUP, GUC_UNIT_MS, UidLeaseCheckSafetyMargin, NULL, NULL);
+	UidRefusalWatchEnd();
+	UidRefusalWatch("uid.lease_max_clock_skew", UID_REFUSAL_LEASE, false);
 	DefineCustomIntVariable("uid.lease_max_clock_skew",
 							"Largest difference between this server's clock and the lease store's that is accepted.",
 							NULL,
 							&uid_lease_max_clock_skew_ms, 1000, 0, 3600 * 1000,
-							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
+							PGC_SIGHUP, GUC_UNIT_MS, UidLeaseCheckMaxClockSkew, NULL, NULL);
+	UidRefusalWatchEnd();
+	UidRefusalWatch("uid.lease_pool_size", UID_REFUSAL_LEASE, false);
 	DefineCustomIntVariable("uid.lease_pool_size",
 							"Number of worker ids (0 .. pool size - 1) that leases are taken from.",
 							NULL,
 							&uid_lease_pool_size, UID_MAX_WORKER + 1, 1, UID_MAX_WORKER + 1,
-							PGC_SIGHUP, 0, NULL, NULL, NULL);
+							PGC_SIGHUP, 0, UidLeaseCheckPoolSize, NULL, NULL);
+	UidRefusalWatchEnd();
 	DefineCustomBoolVariable("uid.lease_wait_for_standbys",
 							 "Act on a lease write only once the lease store's standbys have it.",
 							 "Off accepts that a failover of an asynchronously replicated store can hand a worker id out twice.",
@@ -223,6 +255,23 @@ UidLeaseWorkerMode(void)
 const char *
 UidLeaseConfigProblem(const char **hint)
 {
+	const UidRefusal *refused = UidRefusalFirst(UidLeaseWorkerMode());
+
+	/*
+	 * First: a refused uid.worker_id also leaves it "not set", and the
+	 * checks below would blame that rather than the value refused.
+	 */
+	if (refused != NULL)
+	{
+		*hint = UidRefusalHint(refused);
+		if (!UidLeaseWorkerMode())
+			return psprintf("the configured value of %s was refused: no worker id is issued",
+							refused->name);
+		return psprintf(uid_worker_id_lease ?
+						"the configured value of %s was refused: no worker id is leased" :
+						"the configured value of %s was refused: the static worker id is not registered, and not issued",
+						refused->name);
+	}
 	if (!UidWorkerIdChosen() && uid_lease_conninfo_given)
 	{
 		*hint = "Set uid.worker_id = 'lease' to take worker ids from the lease store, "
@@ -246,14 +295,6 @@ UidLeaseConfigProblem(const char **hint)
 		return psprintf("%s is loaded and uid.worker_id is not set, so every node it replicates between "
 						"would issue the same IDs: no worker id is issued",
 						UidReplicationLibraryPreloaded());
-	}
-	if (UidLeaseWorkerMode() && uid_lease_refused_setting != NULL)
-	{
-		*hint = "Correct the setting (the server log says why it was refused) and restart the server.";
-		return psprintf(uid_worker_id_lease ?
-						"the configured value of %s was refused: no worker id is leased" :
-						"the configured value of %s was refused: the static worker id is not registered, and not issued",
-						uid_lease_refused_setting);
 	}
 	*hint = NULL;
 	return NULL;

@@ -6,6 +6,11 @@
 #     uid_next() only, and its refusal names uid_next()'s floor.
 #  b) A uid.hwm written by uid 1.1 (one floor for both generators) is read as
 #     that floor for each, and rewritten in the new format keeping it.
+#  c) An empty uid.hwm (a first reservation that never completed) is read as
+#     none, and logged: the server starts and issues, instead of refusing
+#     (XX001) until someone removes it.
+#  d) A uid.hwm removed (or emptied) where values were issued before is
+#     logged with a WARNING that names it.
 use strict;
 use warnings;
 
@@ -120,5 +125,55 @@ $old->start;
 ($state, $stderr) = sqlstate_of($old, 'SELECT uid_next()');
 is($state, 'UID01', 'b) after the next restart uid_next() still keeps the floor');
 $old->stop;
+
+# ---------------------------------------------------------------------------
+# c) An empty uid.hwm on a server that never issued
+# ---------------------------------------------------------------------------
+my $empty = uid_node('hwm_empty', 'uid.worker_id' => 4);
+$empty->start;
+$empty->safe_psql('postgres', 'CREATE EXTENSION uid');
+$empty->stop;
+my $hwm_path = $empty->data_dir . '/uid.hwm';
+ok(!-e $empty->data_dir . '/uid.issued', 'c) nothing issued yet: no uid.issued');
+# what a full disk at the first reservation leaves
+truncate($hwm_path, 0) or die "could not truncate $hwm_path: $!";
+my $log_offset = -s $empty->logfile;
+$empty->start;
+ok($empty->log_contains(qr/high-water mark file "uid\.hwm" is empty; ignored/, $log_offset),
+	'c) start-up logs that the empty uid.hwm is ignored, and why');
+is($empty->safe_psql('postgres', 'SELECT (uid_decode(uid_next())).worker_id'), '4',
+	'c) uid_next() issues with an empty uid.hwm');
+is($empty->safe_psql('postgres', q{SELECT uuid7() IS NOT NULL}), 't', 'c) ... and uuid7() too');
+ok(!$empty->log_contains(qr/is missing or empty, but/, $log_offset),
+	'c) no warning: nothing was issued here before');
+($uid_ms) = read_hwm($empty);
+cmp_ok($uid_ms, '>', 0, 'c) the reservation is written into the file again');
+ok(-e $empty->data_dir . '/uid.issued', 'c) and uid.issued marks that values were issued');
+
+# ---------------------------------------------------------------------------
+# d) uid.hwm removed, or emptied, where values were issued before
+# ---------------------------------------------------------------------------
+$empty->stop;
+unlink $hwm_path or die "could not remove $hwm_path: $!";
+$log_offset = -s $empty->logfile;
+$empty->start;
+ok( $empty->log_contains(
+		qr/WARNING: .*high-water mark file "uid\.hwm" is missing or empty, but "uid\.issued" says values were issued in this data directory before/,
+		$log_offset),
+	'd) a removed uid.hwm on a server that issued before: a WARNING names the file');
+is($empty->safe_psql('postgres', 'SELECT (uid_decode(uid_next())).worker_id'), '4',
+	'd) uid_next() goes on issuing (the floors of the other mechanisms still apply)');
+$empty->stop;
+$log_offset = -s $empty->logfile;
+$empty->start;
+ok(!$empty->log_contains(qr/is missing or empty/, $log_offset),
+	'd) the next start, with the file written again, does not warn');
+$empty->stop;
+truncate($hwm_path, 0) or die "could not truncate $hwm_path: $!";
+$log_offset = -s $empty->logfile;
+$empty->start;
+ok($empty->log_contains(qr/WARNING: .*"uid\.hwm" is missing or empty, but "uid\.issued"/, $log_offset),
+	'd) an emptied uid.hwm there: the same WARNING');
+$empty->stop;
 
 done_testing();

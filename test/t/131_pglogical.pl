@@ -1,7 +1,8 @@
 # pglogical in shared_preload_libraries: the server applies other nodes'
 # changes, so an unset uid.worker_id issues no ID (UID02, config_error, a
-# warning at start-up); with pglogical 2.4 two nodes at the default worker
-# id 0 lost rows without an error.  With a worker id set on each node, a
+# warning at start-up), and a refused one is named as refused; with
+# pglogical 2.4 two nodes at the default worker id 0 lost rows without an
+# error.  With a worker id set on each node, a
 # two-way pglogical replication set carries every row of both nodes.
 #
 # Debian 12 packages pglogical for PostgreSQL 15 only
@@ -63,6 +64,15 @@ ok($node->log_contains('WARNING: .*pglogical is loaded and uid\.worker_id is not
 	'logged at start-up');
 like($node->safe_psql('postgres', 'SELECT uuid7()'), qr/^[0-9a-f-]{36}$/,
 	'uuid7() carries no worker id and still works');
+$node->stop;
+
+# --- a refused uid.worker_id: named as refused, not as "not set"
+$node = pglogical_node('pglogical_refused', 'uid.worker_id' => 'lese');
+($state, $err) = sqlstate_of($node, 'SELECT uid_next()');
+is($state, 'UID02', "pglogical preloaded and uid.worker_id = 'lese' (refused): UID02");
+like($err, qr/configured value of uid\.worker_id was refused/, 'the message names the refused setting');
+like($err, qr/DETAIL:\s+uid\.worker_id = 'lese' in the server's configuration was refused/,
+	'the detail names the value');
 $node->stop;
 
 # --- a worker id set on each node (0 included): two-way replication works
