@@ -5,40 +5,40 @@ EXTENSION   = uid
 MODULE_big  = uid
 OBJS = \
 	src/uid.o \
-	src/preload.o \
-	src/refused_settings.o \
-	src/generator.o \
-	src/topology.o \
-	src/clock.o \
-	src/hwm.o \
-	src/layout.o \
-	src/stats.o \
-	src/stats_sql.o \
-	src/random.o \
-	src/uuid7.o \
-	src/lease.o \
-	src/lease_settings.o \
-	src/lease_worker.o \
-	src/pq_wait.o \
-	src/lease_conn.o \
-	src/primary_watch.o \
-	src/lease_store.o \
-	src/lease_failure.o \
-	src/tickets.o \
-	src/counters.o \
-	src/text_forms.o \
-	src/id_type.o \
-	src/typeid.o \
-	src/ff1.o \
-	src/decode.o \
-	src/mask.o \
-	src/catalog.o \
-	src/time_filter.o \
-	src/adopt.o \
-	src/tenure.o \
-	src/audit.o \
-	src/owner_read.o \
-	src/owner_ddl.o
+	src/core/preload.o \
+	src/core/refused_settings.o \
+	src/core/generator.o \
+	src/core/topology.o \
+	src/core/clock.o \
+	src/core/hwm.o \
+	src/core/stats.o \
+	src/core/stats_sql.o \
+	src/core/random.o \
+	src/core/uuid7.o \
+	src/core/pq_wait.o \
+	src/core/primary_watch.o \
+	src/core/catalog.o \
+	src/lease/lease.o \
+	src/lease/lease_settings.o \
+	src/lease/lease_worker.o \
+	src/lease/lease_conn.o \
+	src/lease/lease_store.o \
+	src/lease/lease_failure.o \
+	src/lease/tenure.o \
+	src/forms/layout.o \
+	src/forms/text_forms.o \
+	src/forms/id_type.o \
+	src/forms/typeid.o \
+	src/forms/ff1.o \
+	src/forms/decode.o \
+	src/forms/mask.o \
+	src/tables/tickets.o \
+	src/tables/counters.o \
+	src/tables/time_filter.o \
+	src/tables/adopt.o \
+	src/tables/audit.o \
+	src/tables/owner_read.o \
+	src/tables/owner_ddl.o
 
 # CREATE EXTENSION uid runs the install script of default_version
 # (uid.control) alone: sql/uid--1.3.sql, built from one part per subsystem
@@ -80,15 +80,16 @@ PG_CPPFLAGS = -I$(srcdir)/src
 # libpq, for the lease worker's remote store (as contrib/dblink does)
 PG_CPPFLAGS += -I$(libpq_srcdir)
 SHLIB_LINK_INTERNAL += $(libpq)
-# AES from OpenSSL's libcrypto, for uid_mask() and uuid7_mask() (src/ff1.c)
+# AES from OpenSSL's libcrypto, for uid_mask() and uuid7_mask() (src/forms/ff1.c)
 SHLIB_LINK += -lcrypto
 # -Wno-unused-parameter: fmgr functions and GUC hooks take arguments they may not use.
 PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter
 
 EXTRA_CLEAN = tmp_install tmp_upgrade_from_* tmp_summary tmp_suite_*.log
 
-# uid-decode: the command that reads IDs without a server (src/uid_decode.c),
-# built from the decoding code the extension links (src/decode.c), installed
+# uid-decode: the command that reads IDs without a server
+# (tools/uid-decode/), built from the decoding code the extension links
+# (src/forms/decode.c), installed
 # into the server's bindir; its manual page goes to the server's man
 # directory.
 SCRIPTS_built = uid-decode
@@ -100,7 +101,7 @@ include $(PGXS)
 
 # PGXS tracks header dependencies only in a server built with
 # --enable-depend: the compiler writes each object's list of headers
-# (src/*.d, -MMD) as it builds it, with an empty rule per header (-MP) so
+# (src/*/*.d, -MMD) as it builds it, with an empty rule per header (-MP) so
 # that removing a header breaks nothing.  For the objects only: the bitcode
 # and the programs without a server are built from the same sources.
 $(OBJS): override CPPFLAGS += -MMD -MP
@@ -123,15 +124,15 @@ sql/uid--1.2--1.3.sql: $(UID_UPGRADE_1_2_PARTS:%=sql/parts/%.sql)
 # byte-order helpers.
 FRONTEND_LIBS = $(LDFLAGS) -L$(pkglibdir) -L$(libdir) -lpgcommon -lpgport -lcrypto -lm
 
-uid-decode: src/uid_decode.c src/decode.c src/ff1.c src/decode.h src/ff1.h uid.control
+uid-decode: tools/uid-decode/uid_decode.c src/forms/decode.c src/forms/ff1.c src/forms/decode.h src/forms/ff1.h uid.control
 	$(CC) $(CFLAGS) -DFRONTEND -DUID_VERSION='"$(UID_VERSION)"' $(CPPFLAGS) -o $@ \
-		src/uid_decode.c src/decode.c src/ff1.c $(FRONTEND_LIBS)
+		tools/uid-decode/uid_decode.c src/forms/decode.c src/forms/ff1.c $(FRONTEND_LIBS)
 
 # The unit tests (test/unit/) need no server.
-test/unit/ff1_test: test/unit/ff1_test.c test/unit/unit_tap.h src/ff1.c src/ff1.h
-	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/ff1_test.c src/ff1.c $(FRONTEND_LIBS)
-test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h src/decode.c src/ff1.c src/decode.h src/ff1.h
-	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/decode_test.c src/decode.c src/ff1.c \
+test/unit/ff1_test: test/unit/ff1_test.c test/unit/unit_tap.h src/forms/ff1.c src/forms/ff1.h
+	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/ff1_test.c src/forms/ff1.c $(FRONTEND_LIBS)
+test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h src/forms/decode.c src/forms/ff1.c src/forms/decode.h src/forms/ff1.h
+	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/decode_test.c src/forms/decode.c src/forms/ff1.c \
 		$(FRONTEND_LIBS)
 EXTRA_CLEAN += test/unit/ff1_test test/unit/decode_test
 

@@ -1,4 +1,4 @@
-# The adoption suite (uid_adopt(), src/adopt.c); sourced by bench/run.sh
+# The adoption suite (uid_adopt(), src/tables/adopt.c); sourced by bench/run.sh
 # after bench/lib.sh.  Databases besides bench, each with uid installed:
 #   adopt_none  no sequence adopted (the planner hook's one check finds
 #               nothing)

@@ -278,7 +278,7 @@ SQL
 	done
 }
 
-# Time filters on IDs (src/time_filter.c): each natural filter against the
+# Time filters on IDs (src/tables/time_filter.c): each natural filter against the
 # hand-written index form on the same column, run in pairs back to back so
 # that both see the same load, and the natural filter with
 # uid.rewrite_time_filters = off (PostgreSQL's plan for it as written).

@@ -1,6 +1,6 @@
 --
--- mask: uid_mask / uid_unmask and uuid7_mask / uuid7_unmask (src/mask.c,
--- src/ff1.c), FF1-AES under uid.mask_key or an explicit key, and the
+-- mask: uid_mask / uid_unmask and uuid7_mask / uuid7_unmask (src/forms/mask.c,
+-- src/forms/ff1.c), FF1-AES under uid.mask_key or an explicit key, and the
 -- secrecy of uid.mask_key towards ordinary roles.
 --
 SET timezone = 'UTC';

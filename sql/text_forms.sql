@@ -1,6 +1,6 @@
 --
 -- text_forms: uid_to_text / uid_from_text and uuid_to_text / uuid_from_text
--- (src/text_forms.c): fixed-width Crockford base32 whose byte order is the
+-- (src/forms/text_forms.c): fixed-width Crockford base32 whose byte order is the
 -- numeric order.
 --
 

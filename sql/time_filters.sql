@@ -1,5 +1,5 @@
 --
--- Time filters on IDs use the index on the ID (src/time_filter.c):
+-- Time filters on IDs use the index on the ID (src/tables/time_filter.c):
 -- uid_time(id), (uid_decode(id)).ts and uuid7_time(u) compared with a
 -- timestamp become ranges on the column while planning.
 --

@@ -1,5 +1,5 @@
 --
--- typeid: prefixed text forms (src/typeid.c).  TypeIDs of UUIDs,
+-- typeid: prefixed text forms (src/forms/typeid.c).  TypeIDs of UUIDs,
 -- uuid_to_typeid / uuid_from_typeid, as specification 0.3.0 of
 -- jetify-com/typeid defines them, and the prefixed form of a 64-bit ID,
 -- uid_to_text(id, prefix) / uid_from_text(form, prefix), which is not a
@@ -319,7 +319,7 @@ DEALLOCATE typeid_doc;
 --
 -- Time filters keep working beside a decoded ID, and on one: the decoded
 -- value is a plain bigint (uuid), so uid_time() of the column is still
--- rewritten into a range of the index (src/time_filter.c)
+-- rewritten into a range of the index (src/tables/time_filter.c)
 --
 EXPLAIN (COSTS OFF) SELECT * FROM typeid_orders
 WHERE id = uid_from_text('order_03B944H4M0C00', 'order') AND uid_time(id) >= '2026-03-05 12:00:00';

@@ -1,5 +1,5 @@
 --
--- uuid7: UUIDv7 generation and decoding (src/uuid7.c), PostgreSQL 18's
+-- uuid7: UUIDv7 generation and decoding (src/core/uuid7.c), PostgreSQL 18's
 -- names on older servers, and moving a v4 key column to uuid7().
 --
 SET timezone = 'UTC';

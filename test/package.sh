@@ -70,7 +70,7 @@ if wants deb || wants root; then
 	done
 	# the package holds the extension and uid-decode, nothing else
 	stray=$(dpkg-deb -c "$deb" | awk '{print $6}' | grep -v '/$' | grep -vE \
-		'^\./usr/lib/postgresql/15/lib/(uid\.so|bitcode/uid(\.index\.bc|/src/[a-z0-9_]+\.bc))$|^\./usr/share/postgresql/15/extension/uid(\.control|--[0-9.]+(--[0-9.]+)?\.sql)$|^\./usr/lib/postgresql/15/bin/uid-decode$|^\./usr/share/postgresql/15/man/man1/uid-decode\.1\.gz$|^\./usr/share/doc/postgresql-15-uid/(copyright|changelog\.gz)$' || true)
+		'^\./usr/lib/postgresql/15/lib/(uid\.so|bitcode/uid(\.index\.bc|/src/([a-z]+/)?[a-z0-9_]+\.bc))$|^\./usr/share/postgresql/15/extension/uid(\.control|--[0-9.]+(--[0-9.]+)?\.sql)$|^\./usr/lib/postgresql/15/bin/uid-decode$|^\./usr/share/postgresql/15/man/man1/uid-decode\.1\.gz$|^\./usr/share/doc/postgresql-15-uid/(copyright|changelog\.gz)$' || true)
 	[ -z "$stray" ] || fail "files in the package that are neither the extension nor uid-decode: $stray"
 	say "lintian"
 	# lintian reads the packages only; it need not run as root

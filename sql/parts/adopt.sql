@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- Adopting existing tables and sequences (src/adopt.c, docs/adopting.md)
+-- Adopting existing tables and sequences (src/tables/adopt.c, docs/adopting.md)
 -- ---------------------------------------------------------------------------
 -- An adopted sequence carries uid's security label; in a database with one,
 -- the planner calls these four functions instead of nextval(), currval()

@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- Tenant-scoped counters: the functions and views (src/counters.c).  Every
+-- Tenant-scoped counters: the functions and views (src/tables/counters.c).  Every
 -- statement but the trigger's can run again over an older version's
 -- objects: the upgrade from 1.2 runs this file too.
 -- ---------------------------------------------------------------------------
@@ -47,7 +47,7 @@ COMMENT ON FUNCTION uid_counter_format(text, bigint, integer) IS
 'PREFIX-number, the number zero-padded to width digits; a wider number is printed whole, never cut.';
 
 -- Whether uid_counter.counters receives another writer's changes: a
--- subscription of this database lists it (src/counters.c; cached per
+-- subscription of this database lists it (src/tables/counters.c; cached per
 -- session until pg_subscription_rel changes).
 CREATE OR REPLACE FUNCTION uid_counter._replicated()
 RETURNS boolean

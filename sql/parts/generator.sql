@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- Snowflake-style bigint IDs: generation (src/generator.c)
+-- Snowflake-style bigint IDs: generation (src/core/generator.c)
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION uid_next()

@@ -6,7 +6,7 @@
 -- functions print their own numeric types as JSON numbers and every other
 -- type through its output function, as a JSON string: that is the whole
 -- difference from bigint.  The I/O functions hand their calls to bigint's
--- (src/id_type.c says why they are entry points of the library and not
+-- (src/forms/id_type.c says why they are entry points of the library and not
 -- LANGUAGE internal); comparisons, hashing and sorting are bigint's own
 -- built-in functions, reached through the cast below.
 

@@ -1,10 +1,10 @@
 -- ---------------------------------------------------------------------------
--- Snowflake-style bigint IDs: reading them back (src/layout.c)
+-- Snowflake-style bigint IDs: reading them back (src/forms/layout.c)
 -- ---------------------------------------------------------------------------
 
 -- A support function that answers no request: the planner calls it while it
 -- simplifies a query naming one of the time functions below, which loads uid
--- (and so the rewrite of time filters into ranges of IDs, src/time_filter.c)
+-- (and so the rewrite of time filters into ranges of IDs, src/tables/time_filter.c)
 -- before the tables of that query are planned, also when uid is not in
 -- shared_preload_libraries.  Not callable from SQL (internal).
 CREATE FUNCTION uid_time_filter_support(internal)

@@ -1,6 +1,6 @@
 -- ---------------------------------------------------------------------------
--- Worker ids from a lease table (src/lease.c; the table and its statements:
--- src/lease_store.c, run by the lease worker, src/lease_worker.c)
+-- Worker ids from a lease table (src/lease/lease.c; the table and its statements:
+-- src/lease/lease_store.c, run by the lease worker, src/lease/lease_worker.c)
 -- ---------------------------------------------------------------------------
 -- The lease table itself lives in the lease store (uid.lease_database of this
 -- server, or the coordination database of uid.lease_conninfo) and is created

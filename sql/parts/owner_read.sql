@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- The greatest stored value of a table another role may own (src/owner_read.c)
+-- The greatest stored value of a table another role may own (src/tables/owner_read.c)
 -- ---------------------------------------------------------------------------
 -- uid_catch_up(), uid_adopt() and uid_unadopt() read tables whoever owns
 -- them.  Planning a read runs code the table's owner chose (index

@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- Observability (src/stats.c, src/stats_sql.c)
+-- Observability (src/core/stats.c, src/core/stats_sql.c)
 -- ---------------------------------------------------------------------------
 -- uid_stats() keeps the twelve columns it had in 1.0, for queries and views
 -- built on it; the uid_stats view reads uid_stats_1_1(), which has them all,

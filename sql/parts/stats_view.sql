@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- The uid_stats view (src/stats_sql.c, src/lease.c): one row of the
+-- The uid_stats view (src/core/stats_sql.c, src/lease/lease.c): one row of the
 -- generator's counters, the lease and the tenure ledger's counts.  Also
 -- run by the upgrade from 1.2, which added the ledger's columns.
 -- ---------------------------------------------------------------------------

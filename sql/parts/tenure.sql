@@ -1,4 +1,4 @@
--- Tenure ledger (src/lease_store.c, src/tenure.c, src/audit.c)
+-- Tenure ledger (src/lease/lease_store.c, src/lease/tenure.c, src/tables/audit.c)
 -- The ledger of the lease store, read through uid_tenures(), and the
 -- operator's functions over it.  EXECUTE: superusers and pg_monitor only
 -- (the ledger names hosts and ports; docs/security.md).
@@ -51,7 +51,7 @@ $$;
 COMMENT ON FUNCTION uid_tenure_overlaps() IS
 'Every pair of tenures of one worker id whose windows of milliseconds overlap: two servers could have issued the same id. Empty on a healthy fleet.';
 
--- not STRICT: a NULL argument is an error (src/audit.c)
+-- not STRICT: a NULL argument is an error (src/tables/audit.c)
 CREATE FUNCTION uid_audit(tbl regclass, col name, sample real DEFAULT 1.0,
     OUT kind text, OUT worker_id integer, OUT day date, OUT ids bigint, OUT example text)
 RETURNS SETOF record

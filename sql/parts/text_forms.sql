@@ -1,6 +1,6 @@
 -- ---------------------------------------------------------------------------
 -- IDs that leave the database: text forms and keyed masking
--- (src/text_forms.c, src/mask.c, src/ff1.c)
+-- (src/forms/text_forms.c, src/forms/mask.c, src/forms/ff1.c)
 -- ---------------------------------------------------------------------------
 
 -- Text forms: fixed-width Crockford base32 whose byte order is the ID order.

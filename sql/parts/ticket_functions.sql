@@ -1,10 +1,10 @@
 -- ---------------------------------------------------------------------------
--- Ticket sequences: the functions and the view (src/tickets.c).  Every
+-- Ticket sequences: the functions and the view (src/tables/tickets.c).  Every
 -- statement can run again over an older version's objects: the upgrade
 -- from 1.2 runs this file too.
 -- ---------------------------------------------------------------------------
 
--- nextval() that flushes the WAL record covering the value (src/tickets.c)
+-- nextval() that flushes the WAL record covering the value (src/tables/tickets.c)
 CREATE OR REPLACE FUNCTION uid_ticket._nextval(seq regclass)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'uid_ticket_nextval'

@@ -4,7 +4,7 @@
 -- While planning, uid turns "uid_time(id) >= t" into "id >= uid_first_at(t)"
 -- (and likewise for >, <, <=, =, BETWEEN, (uid_decode(id)).ts and
 -- uuid7_time(u)), so that such filters use the index on the ID, its
--- statistics and partition pruning (src/time_filter.c).  The bounds it uses,
+-- statistics and partition pruning (src/tables/time_filter.c).  The bounds it uses,
 -- exact to the microsecond of t, NULL where no ID qualifies:
 
 CREATE FUNCTION uid_first_at(ts timestamptz)

@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- Prefixed text forms (src/typeid.c): TypeIDs of UUIDs (specification 0.3.0
+-- Prefixed text forms (src/forms/typeid.c): TypeIDs of UUIDs (specification 0.3.0
 -- of jetify-com/typeid) and the prefixed form of a 64-bit ID, which is not a
 -- TypeID.  Pure functions: no preload, safe for every role.
 -- ---------------------------------------------------------------------------

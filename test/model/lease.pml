@@ -1,6 +1,6 @@
 /*
  * lease.pml: a Promela model of the lease protocol (docs/leases.md,
- * src/lease_worker.c, src/lease_store.c, src/generator.c), checked by spin.
+ * src/lease/lease_worker.c, src/lease/lease_store.c, src/core/generator.c), checked by spin.
  * test/model/check.sh runs every scenario; docs/leases.md, "The model", says
  * what it proves.
  *

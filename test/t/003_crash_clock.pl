@@ -295,7 +295,7 @@ is( $node->safe_psql(
 # Issue with the clock 15 s ahead, stop cleanly, restart with it correct:
 # the clock is then about 15 s behind the last ID (less the restart's
 # time).  Right after start-up the generator waits out up to
-# max(uid.clock_max_wait_ms, uid.reserve_window_ms) (src/generator.c),
+# max(uid.clock_max_wait_ms, uid.reserve_window_ms) (src/core/generator.c),
 # whether the previous run crashed or not; with a 20 s window the step is
 # waited out, not refused.
 set_setting('uid.reserve_window_ms', 20000);

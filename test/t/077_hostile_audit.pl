@@ -1,4 +1,4 @@
-# A hostile table owner against uid_audit() (src/audit.c).  An ordinary
+# A hostile table owner against uid_audit() (src/tables/audit.c).  An ordinary
 # role that owns a table swaps its columns' names in an open transaction
 # (the uuid column's name now on a bigint column, and the other way round)
 # while a superuser's uid_audit() of that column waits for the lock.  The

@@ -1,4 +1,4 @@
-# A hostile table owner against the time-filter rewrite (src/time_filter.c).
+# A hostile table owner against the time-filter rewrite (src/tables/time_filter.c).
 # To learn whether a uuid column holds version 7 UUIDs only, the rewrite
 # reads the table's CHECK constraints while a query is planned, as the role
 # that plans it.  An ordinary role owns a table whose constraints call its

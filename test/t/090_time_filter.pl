@@ -1,4 +1,4 @@
-# Time filters on IDs (src/time_filter.c) where pg_regress cannot look: a
+# Time filters on IDs (src/tables/time_filter.c) where pg_regress cannot look: a
 # server without uid preloaded, whose first query in a session must already
 # be rewritten (the support function of uid_time() loads uid while the query
 # is planned), and a database whose uid objects are older than the library

@@ -1,6 +1,6 @@
 /*
  * decode_test.c
- *		Unit test of src/decode.c, the decoding code that the SQL functions
+ *		Unit test of src/forms/decode.c, the decoding code that the SQL functions
  *		and the uid-decode command share; run by "make check-unit".  Prints
  *		TAP; exits non-zero if any check fails.
  *
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
+#include "forms/decode.h"
 #include "unit_tap.h"
 
 /* xorshift64*: reproducible values for the round trips */

@@ -1,17 +1,17 @@
 /*
  * ff1_test.c
- *		Unit test of src/ff1.c, run by "make check-unit" (test/run.sh, suite
+ *		Unit test of src/forms/ff1.c, run by "make check-unit" (test/run.sh, suite
  *		"unit").  Prints TAP; exits non-zero if any check fails.
  *
  * 1. A transcription of FF1 as SP 800-38G states it (algorithms 7
  *    and 8, any radix, any tweak; Ff1Ref* below, sharing no code with
- *    src/ff1.c) reproduces NIST's FF1 samples 1 to 9 (radix 10 and 36,
+ *    src/forms/ff1.c) reproduces NIST's FF1 samples 1 to 9 (radix 10 and 36,
  *    AES-128/192/256, with and without tweak) and the radix-2 vectors
  *    published with Zcash (88 bits, AES-256).
- * 2. src/ff1.c reproduces the Zcash vectors that have an empty tweak, and
+ * 2. src/forms/ff1.c reproduces the Zcash vectors that have an empty tweak, and
  *    agrees with the transcription on random values of every length from
  *    20 to 128 bits under all three key sizes, both ways.
- * 3. src/ff1.c is a permutation of the whole domain for 20 and 21 bits:
+ * 3. src/forms/ff1.c is a permutation of the whole domain for 20 and 21 bits:
  *    every value maps to a distinct value of the domain and back.
  * 4. uid's own uses (63 and 122 bits) give the known answers that
  *    sql/mask.sql pins at the SQL level.
@@ -24,7 +24,7 @@
 
 #include <openssl/evp.h>
 
-#include "ff1.h"
+#include "forms/ff1.h"
 #include "unit_tap.h"
 
 typedef unsigned __int128 u128;
@@ -406,7 +406,7 @@ TestZcash(void)
 			Ff1Value	y;
 			Ff1Value	z;
 
-			snprintf(what, sizeof(what), "Zcash FF1 vector %zu, src/ff1.c: encrypt, decrypt", s + 1);
+			snprintf(what, sizeof(what), "Zcash FF1 vector %zu, src/forms/ff1.c: encrypt, decrypt", s + 1);
 			check(Ff1Encrypt(&dom, x, &y) && ValueEq(y, BitsToValue(ct, n)) &&
 				  Ff1Decrypt(&dom, y, &z) && ValueEq(z, x), what);
 		}
@@ -415,7 +415,7 @@ TestZcash(void)
 	EVP_CIPHER_CTX_free(k.ctx);
 }
 
-/* src/ff1.c against the transcription, every length, three key sizes */
+/* src/forms/ff1.c against the transcription, every length, three key sizes */
 static void
 TestAgreement(void)
 {
@@ -459,7 +459,7 @@ TestAgreement(void)
 					mismatches++;
 			}
 		}
-		snprintf(what, sizeof(what), "src/ff1.c = transcription on %d random values of 20..128 bits, AES-%d (%d differ)",
+		snprintf(what, sizeof(what), "src/forms/ff1.c = transcription on %d random values of 20..128 bits, AES-%d (%d differ)",
 				 cases, keylens[kl] * 8, mismatches);
 		check(mismatches == 0, what);
 		EVP_CIPHER_CTX_free(aes);
@@ -588,7 +588,7 @@ TestUidUses(void)
 
 		ValueToBits(kat[s].in, kat[s].n, bits);
 		RefFf1(k, 2, NULL, 0, bits, kat[s].n, ref, false);
-		snprintf(what, sizeof(what), "known answer %zu (AES-%d, %d bits): src/ff1.c and the transcription",
+		snprintf(what, sizeof(what), "known answer %zu (AES-%d, %d bits): src/forms/ff1.c and the transcription",
 				 s + 1, keylen * 8, kat[s].n);
 		check(Ff1Prepare(aes, kat[s].n, &dom) && Ff1Encrypt(&dom, kat[s].in, &y) &&
 			  ValueEq(y, kat[s].out) && ValueEq(BitsToValue(ref, kat[s].n), kat[s].out), what);

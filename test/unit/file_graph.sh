@@ -4,8 +4,8 @@
 # defined in B; symbols no object of ours defines (PostgreSQL's, libc's,
 # libpq's) are ignored.  Prints the graph as comments and TAP: one test per
 # file that is on no cycle; a cycle is named, e.g. "a.c -> b.c -> a.c".
-# Usage: file_graph.sh [object files] (default: src/*.o but the programs'
-# own, which are not part of the module).  Run by "make check-unit".
+# Usage: file_graph.sh [object files] (default: every object below src/).
+# Run by "make check-unit".
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that each file's interface is the header named after it: every
-# function or variable that src/X.h declares (a line opening with "extern"
-# or "PGDLLEXPORT") is defined in src/X.c.  A reader then finds a
+# function or variable that src/DIR/X.h declares (a line opening with
+# "extern" or "PGDLLEXPORT") is defined in src/DIR/X.c.  A reader then finds a
 # declaration's code by the header's name, and a file that includes X.h
 # depends on X.c and nothing else.  Which file defines a name is read from
 # the object files (nm -g), as test/unit/file_graph.sh does.
@@ -9,14 +9,14 @@
 # Two headers are no file's interface and must declare nothing at all
 # (constants, types, macros and inline functions only):
 #	compat.h	the PostgreSQL version layer, which has no .c file;
-#	uid.h		what every file shares: the ID layout, the UUID bits, the
-#				error codes, the clock read.  uid.c is the module entry
-#				(_PG_init), which no other file calls, so it has no interface;
-#				were uid.h to declare functions again, every file would
+#	ids.h		what every file shares about IDs: the ID layout, the UUID
+#				bits, the error codes, the clock read.  It is named for what
+#				it holds, not after a file: uid.c is the module entry
+#				(_PG_init), which no other file calls, so it has no
+#				interface; were ids.h to declare functions, every file would
 #				depend on the file that defines them and recompile with it.
 #
-# Usage: header_names.sh [object files] (default: src/*.o but the programs'
-# own).  Prints TAP, one test per header; a failure names each declaration
+# Usage: header_names.sh [object files] (default: every object below src/).  Prints TAP, one test per header; a failure names each declaration
 # and the file that defines it.  Run by "make check-unit".
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -36,7 +36,7 @@ open my $d, "<", $defs or die "$defs: $!";
 while (<$d>) { my ($s, $f) = split; $def{$s} = $f }
 close $d;
 # the headers that are no file interface and must declare nothing
-my %shared = ("compat.h" => 1, "uid.h" => 1);
+my %shared = ("compat.h" => 1, "ids.h" => 1);
 my ($n, $failed, $misplaced) = (0, 0, 0);
 for my $h (@headers) {
 	(my $name = $h) =~ s{^src/}{};
@@ -73,4 +73,4 @@ for my $h (@headers) {
 print "1..$n\n";
 print "# $failed of $n headers declare $misplaced functions or variables that another file defines\n" if $failed;
 exit($failed ? 1 : 0);
-' "$defs" src/*.h
+' "$defs" $(find src -name '*.h' | sort)

@@ -33,6 +33,7 @@ ok(!ref $meta->{maintainer} || (ref $meta->{maintainer} eq "ARRAY" && @{$meta->{
    "maintainer is a string or a non-empty list");
 my %licenses = map { $_ => 1 } qw(agpl_3 apache_1_1 apache_2_0 artistic_1 artistic_2 bsd freebsd gfdl_1_2 gfdl_1_3 gpl_1 gpl_2 gpl_3 lgpl_2_1 lgpl_3_0 mit mozilla_1_0 mozilla_1_1 openssl perl_5 postgresql qpl_1_0 ssleay sun zlib open_source restricted unrestricted unknown);
 ok(ref $meta->{license} || $licenses{$meta->{license} // ""}, "license is one the spec names");
+ok(-f ($meta->{resources}{x_license_file} // ""), "resources: x_license_file names the text of the licence in the tree");
 ok(grep({ ($meta->{release_status} // "stable") eq $_ } qw(stable testing unstable)), "release_status is stable, testing or unstable");
 ok(exists $meta->{provides}{uid}, "provides the extension uid");
 for my $ext (sort keys %{$meta->{provides} // {}}) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Checks the map of the source in docs/development.md ("Layout of the
-# source"): every C file and header in src/ has a line of its own there, a
-# name and what the file holds ("  name.c  what it holds", or
-# "  name.c/.h  ..." for a file and its header), and no line names a file
-# that is gone.  Prints TAP, one test per file of src/ and one for the
-# map's own lines.  Run by "make check-unit".
+# source"): every folder, C file and header below src/ has a line of its
+# own there, its path below src/ and what it holds ("  core/  the ID
+# core", "  core/hwm.c  what it holds", or "  core/hwm.c/.h  ..." for a
+# file and its header), and no line names a file or folder that is gone.
+# Prints TAP, one test per folder and file of src/ and one for the map's
+# own lines.  Run by "make check-unit".
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
@@ -23,7 +24,7 @@ map=$(awk '
 names=$(printf '%s\n' "$map" | awk '$2 == "described" { n = $1; if (n ~ /\.c\/\.h$/) { sub(/\/\.h$/, "", n); print n; sub(/\.c$/, ".h", n); print n } else print n }' | sort)
 n=0
 failed=0
-for f in $(cd src && ls *.c *.h | sort); do
+for f in $(cd src && { find . -mindepth 1 -type d -printf '%P/\n'; find . -name '*.[ch]' -printf '%P\n'; } | sort); do
 	n=$((n + 1))
 	# a here-string, not a pipe: grep -q stops reading at its match, and
 	# under pipefail the writer's broken pipe would turn a match into a miss
@@ -42,7 +43,7 @@ while read -r name kind; do
 	[ "$kind" = described ] || bad="$bad $name (no description)"
 done <<<"$map"
 for f in $names; do
-	[ -f "src/$f" ] || bad="$bad $f (no such file)"
+	[ -e "src/$f" ] || bad="$bad $f (no such file or folder)"
 done
 n=$((n + 1))
 if [ -z "$bad" ]; then

@@ -5,12 +5,13 @@
 
 # uid_object_symbols [object files]: prints "file.c D symbol" for each
 # global symbol a file defines and "file.c U symbol" for each it needs from
-# elsewhere.  Without arguments: src/*.o but the programs' own, which are
-# not part of the module.  An object that is missing is a failed test (TAP).
+# elsewhere, the file named by its path below src/ ("core/hwm.c").  Without
+# arguments: every object below src/ (the module's; the programs live
+# apart, in tools/).  An object that is missing is a failed test (TAP).
 uid_object_symbols() {
 	local o
 	if [ $# -eq 0 ]; then
-		set -- $(ls src/*.o | grep -v '^src/uid_decode\.o$')
+		set -- $(find src -name '*.o' | sort)
 	fi
 	for o in "$@"; do
 		[ -f "$o" ] || { echo "1..1"; echo "not ok 1 - $o exists (build first)"; return 1; }
@@ -18,7 +19,7 @@ uid_object_symbols() {
 	# nm -A opens each line with "path:"; a defined symbol's address follows
 	# the colon, an undefined one's kind "U" comes after blanks
 	nm -g -A "$@" | awk '
-		{ f = $1; sub(/:.*/, "", f); sub(/.*\//, "", f); sub(/\.o$/, ".c", f) }
+		{ f = $1; sub(/:.*/, "", f); sub(/^(.*\/)?src\//, "", f); sub(/\.o$/, ".c", f) }
 		NF == 3 && $2 == "U" { print f, "U", $3; next }
 		NF == 3 && $2 ~ /^[TDBRVWCGS]$/ { print f, "D", $3 }'
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Unit test of the uid-decode command (src/uid_decode.c), run by
+# Unit test of the uid-decode command (tools/uid-decode/uid_decode.c), run by
 # "make check-unit": arguments and standard input, the text and JSON output,
 # masked forms with a key file, bad input and exit statuses.  Needs no
 # server.  Prints TAP; exits non-zero if a check fails.

@@ -1,0 +1,508 @@
+/*
+ * hwm.c
+ *		The durable high-water marks of issued time, so that no restart, crash
+ *		or immediate shutdown ever lets uid_next() or uuid7() reuse a
+ *		millisecond.
+ *
+ * Each generator has its own mark (UidHwmGenerator): before uid_next()
+ * issues an ID in millisecond ms, the file uid.hwm in the data directory must
+ * say "uid_next() reserved up to at least ms", and likewise for uuid7().
+ * Extending a reservation writes ms + uid.reserve_window_ms and fsyncs, so
+ * the cost is one small write and fsync per half window under load, not one
+ * per call; the same write also carries the other generator's reservation
+ * forward to the clock when it is about to need it, so that both generators
+ * in use still cost one fsync per half window.  At start-up (and after each
+ * crash-and-restart cycle) the postmaster reads the file, and each generator
+ * issues nothing at or below its own floor.  A clean exit of the postmaster
+ * overwrites the reservations with the exact last issued times, so a clean
+ * restart waits for nothing.
+ *
+ * The marks are separate so that moving one generator far ahead (for
+ * example uuid7_advance_past() with keys from a server whose clock ran a day
+ * ahead) never makes the other refuse to issue after a restart.
+ *
+ * The record is 32 bytes with a CRC, written in place at offset 0: like
+ * pg_control, it relies on a write of less than one sector being atomic.
+ * Version 2 (uid 1.2) holds one mark per generator; version 1 (uid 1.0 and
+ * 1.1) held one mark for both, and is read as that mark for each of them.
+ *
+ * An empty file is read as no file, because it proves that nothing was
+ * issued under it.  The file is only ever written by a pwrite of the whole
+ * record at offset 0, opened without O_TRUNC and never truncated (no version
+ * of uid did otherwise).  Once one write and its fsync completed, its size
+ * of 32 bytes is durable, and an overwrite in place never makes it shorter,
+ * whatever a crash interrupts: the old record, the new one, or (for a torn
+ * write) a damaged one, never none.  So an empty file is left only by a
+ * first write that never completed (a full disk, a crash between the
+ * creation of the file and its first fsync), and no value is returned
+ * before that write has returned (UidHwmEnsureCovers raises otherwise).  A
+ * file of 1 to 31 bytes could only come from such a first write too, but is
+ * still read as damaged: it is no state the code meant to leave.
+ *
+ * A missing (or empty) file where values were issued before is logged with a
+ * WARNING: the first successful write in a data directory also creates
+ * uid.issued, a marker that is never removed, so the two together say "this
+ * data directory issued values, and its floors are gone" (an operator's
+ * removal, a copy that left the file out).  A new data directory (initdb
+ * and a restore, pg_upgrade) has neither, and is not told apart from a new
+ * server.  The other floors (a recovery's, a lease's previous holder's, an
+ * old primary's) apply either way.
+ *
+ * Shared state and its guards:
+ *	reserved_ms[g]		atomics; read lock-free on every call, only raised, and
+ *						only while holding the uid LWLock after the file is
+ *						durably written.  Every write of the file happens under
+ *						that lock and carries both current reservations.
+ *	floor_ms[g], status, legacy
+ *						written once by the postmaster at shared-memory init,
+ *						read-only afterwards.
+ *	dir_synced, issued_marked
+ *						written under the uid LWLock (or by the postmaster at
+ *						start-up and exit).
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "access/xlog.h"
+#include "access/xlogrecovery.h"
+#include "common/file_perm.h"
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "port/pg_crc32c.h"
+#include "storage/fd.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "utils/guc.h"
+
+#include "core/hwm.h"
+#include "core/stats.h"
+#include "ids.h"
+
+#define UID_HWM_FILE		"uid.hwm"
+#define UID_ISSUED_FILE		"uid.issued"	/* values were issued here */
+#define UID_HWM_MAGIC		0x48444955	/* "UIDH" */
+#define UID_HWM_VERSION_SHARED	1	/* uid 1.0, 1.1: one mark for both */
+#define UID_HWM_VERSION		2		/* one mark per generator */
+#define UID_HWM_RECORD_SIZE	32
+
+/* Version 1: written by uid 1.0 and 1.1; read only. */
+typedef struct UidHwmRecordV1
+{
+	uint32		magic;
+	uint32		version;
+	int64		ms;				/* ms since the uid epoch, both generators */
+	uint32		clean;			/* 1: exact last issued ms written at clean exit */
+	uint32		pad;
+	pg_crc32c	crc;			/* of the fields above */
+	uint32		pad2;
+} UidHwmRecordV1;
+
+/* Version 2. */
+typedef struct UidHwmRecord
+{
+	uint32		magic;
+	uint32		version;
+	int64		ms[UID_HWM_GENERATORS];	/* ms since the uid epoch, per generator */
+	uint32		clean;			/* 1: exact last issued times written at clean exit */
+	pg_crc32c	crc;			/* of the fields above */
+} UidHwmRecord;
+
+StaticAssertDecl(sizeof(UidHwmRecordV1) == UID_HWM_RECORD_SIZE,
+				 "uid.hwm version 1 record is not 32 bytes");
+StaticAssertDecl(sizeof(UidHwmRecord) == UID_HWM_RECORD_SIZE,
+				 "uid.hwm record is not 32 bytes");
+
+typedef struct UidHwmShared
+{
+	pg_atomic_uint64 reserved_ms[UID_HWM_GENERATORS];
+	int64		floor_ms[UID_HWM_GENERATORS];
+	UidHwmStatus status;
+	bool		legacy;			/* the floors come from a version 1 record */
+	bool		dir_synced;		/* directory entry of the file is durable */
+	bool		issued_marked;	/* UID_ISSUED_FILE exists, durably */
+	LWLock	   *lock;
+} UidHwmShared;
+
+static UidHwmShared *hwm = NULL;
+
+/* hwm->reserved_ms, for the inline UidHwmNeedsExtending (hwm.h) */
+pg_atomic_uint64 *uid_hwm_reserved_ms = NULL;
+
+int			uid_reserve_window_ms = 1000;
+
+UID_DECLARE_WAIT_EVENT(UidWaitEventReserveWrite, "UidReserveWrite")
+
+void
+UidHwmDefineSettings(void)
+{
+	DefineCustomIntVariable("uid.reserve_window_ms",
+							"How far ahead of the clock uid_next() and uuid7() durably reserve time.",
+							"After a crash, the first uid_next() may wait up to this long; "
+							"a larger window means fewer writes to uid.hwm.",
+							&uid_reserve_window_ms,
+							1000, 10, 600000,
+							PGC_SIGHUP,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+}
+
+Size
+UidHwmShmemSize(void)
+{
+	return MAXALIGN(sizeof(UidHwmShared));
+}
+
+/* CRC of the first len bytes of a record (everything before its crc field) */
+static pg_crc32c
+UidHwmCrc(const void *rec, size_t len)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, rec, len);
+	FIN_CRC32C(crc);
+	return crc;
+}
+
+static bool
+UidHwmMsValid(int64 ms)
+{
+	return ms >= 0 && ms <= UID_MAX_TIME;
+}
+
+/*
+ * Decodes a record of either version into a mark per generator.  False if
+ * it cannot be trusted.
+ */
+static bool
+UidHwmDecode(const char *buf, int64 *ms, bool *clean, bool *legacy)
+{
+	UidHwmRecordV1 v1;
+	UidHwmRecord v2;
+
+	memcpy(&v1, buf, sizeof(v1));
+	if (v1.magic != UID_HWM_MAGIC)
+		return false;
+	if (v1.version == UID_HWM_VERSION_SHARED)
+	{
+		if (!EQ_CRC32C(v1.crc, UidHwmCrc(&v1, offsetof(UidHwmRecordV1, crc))) ||
+			!UidHwmMsValid(v1.ms))
+			return false;
+		for (int g = 0; g < UID_HWM_GENERATORS; g++)
+			ms[g] = v1.ms;
+		*clean = v1.clean != 0;
+		*legacy = true;
+		return true;
+	}
+	if (v1.version != UID_HWM_VERSION)
+		return false;
+	memcpy(&v2, buf, sizeof(v2));
+	if (!EQ_CRC32C(v2.crc, UidHwmCrc(&v2, offsetof(UidHwmRecord, crc))))
+		return false;
+	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	{
+		if (!UidHwmMsValid(v2.ms[g]))
+			return false;
+		ms[g] = v2.ms[g];
+	}
+	*clean = v2.clean != 0;
+	*legacy = false;
+	return true;
+}
+
+/*
+ * Reads the file into hwm->floor_ms, hwm->legacy and the returned status.
+ * Runs in the postmaster, so problems are logged, not raised.
+ */
+static UidHwmStatus
+UidHwmRead(void)
+{
+	char		buf[UID_HWM_RECORD_SIZE];
+	int			fd;
+	ssize_t		n;
+	bool		clean;
+
+	fd = open(UID_HWM_FILE, O_RDONLY | PG_BINARY, 0);
+	if (fd < 0)
+	{
+		if (errno == ENOENT)
+			return UID_HWM_NEW;
+		ereport(LOG,
+				(errcode_for_file_access(),
+				 errmsg("uid: could not open \"%s\": %m", UID_HWM_FILE)));
+		return UID_HWM_CORRUPT;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n == 0)
+	{
+		/* nothing was issued under an empty file (the header comment) */
+		ereport(LOG,
+				(errmsg("uid: high-water mark file \"%s\" is empty; ignored", UID_HWM_FILE),
+				 errdetail("Only a first reservation that never completed leaves it empty, "
+						   "so no value was issued under it; uid_next() and uuid7() start as on a new server.")));
+		return UID_HWM_NEW;
+	}
+	if (n != sizeof(buf) || !UidHwmDecode(buf, hwm->floor_ms, &clean, &hwm->legacy))
+	{
+		ereport(LOG,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("uid: high-water mark file \"%s\" is damaged; uid_next() and uuid7() will refuse to run",
+						UID_HWM_FILE)));
+		return UID_HWM_CORRUPT;
+	}
+	return clean ? UID_HWM_CLEAN : UID_HWM_RESERVED;
+}
+
+/*
+ * After the first write of uid.hwm that succeeded in this data directory:
+ * creates uid.issued, durably, so that a later start that finds no uid.hwm
+ * knows that values were issued here (UidHwmWarnIfIssuedBefore).  Once per
+ * data directory; a failure is logged and tried again at the next write.
+ */
+static void
+UidHwmMarkIssued(void)
+{
+	static const char text[] =
+		"uid: uid_next() or uuid7() reserved time in uid.hwm in this data directory.\n"
+		"Keep this file: without it a missing uid.hwm is not noticed.\n";
+	int			fd;
+
+	if (hwm->issued_marked)
+		return;
+	fd = open(UID_ISSUED_FILE, O_WRONLY | O_CREAT | PG_BINARY, pg_file_create_mode);
+	if (fd < 0 || write(fd, text, sizeof(text) - 1) != sizeof(text) - 1 || pg_fsync(fd) != 0)
+	{
+		ereport(LOG,
+				(errcode_for_file_access(),
+				 errmsg("uid: could not write \"%s\": %m", UID_ISSUED_FILE)));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	fsync_fname(".", true);
+	hwm->issued_marked = true;
+}
+
+/*
+ * At start-up, when uid.hwm is missing or empty: if uid.issued says values
+ * were issued in this data directory, the floors of the earlier runs are
+ * gone; say so loudly.
+ */
+static void
+UidHwmWarnIfIssuedBefore(void)
+{
+	if (access(UID_ISSUED_FILE, F_OK) != 0)
+		return;
+	hwm->issued_marked = true;
+	ereport(WARNING,
+			(errmsg("uid: high-water mark file \"%s\" is missing or empty, but \"%s\" says values were issued in this data directory before",
+					UID_HWM_FILE, UID_ISSUED_FILE),
+			 errdetail("uid_next() and uuid7() start from the clock, without the floors of the earlier runs: "
+					   "with a clock behind the last value issued before, they could issue values again."),
+			 errhint("Unless the file was removed on purpose with the clock past the last value issued, "
+					 "stop the server and put back \"%s\" (from where it went), "
+					 "or call uid_advance_past() and uuid7_advance_past() with the largest values stored.",
+					 UID_HWM_FILE)));
+}
+
+/*
+ * Writes a version 2 record with these marks durably.  elevel is ERROR in
+ * backends and LOG in the postmaster.  Returns false if it failed (only
+ * possible below ERROR).
+ */
+static bool
+UidHwmWrite(const int64 *ms, bool clean, int elevel)
+{
+	UidHwmRecord rec;
+	int			fd;
+	int			save_errno;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.magic = UID_HWM_MAGIC;
+	rec.version = UID_HWM_VERSION;
+	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+		rec.ms[g] = ms[g];
+	rec.clean = clean ? 1 : 0;
+	rec.crc = UidHwmCrc(&rec, offsetof(UidHwmRecord, crc));
+
+	fd = open(UID_HWM_FILE, O_RDWR | O_CREAT | PG_BINARY, pg_file_create_mode);
+	if (fd < 0)
+	{
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not open uid high-water mark file \"%s\": %m", UID_HWM_FILE)));
+		return false;
+	}
+	errno = 0;
+	if (IsUnderPostmaster)
+		pgstat_report_wait_start(UidWaitEventReserveWrite());
+	if (pwrite(fd, &rec, sizeof(rec), 0) != sizeof(rec) || pg_fsync(fd) != 0)
+	{
+		pgstat_report_wait_end();
+		save_errno = errno ? errno : ENOSPC;
+		close(fd);
+		errno = save_errno;
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not write uid high-water mark file \"%s\": %m", UID_HWM_FILE),
+				 errhint("uid_next() and uuid7() cannot reserve time until the file can be written.")));
+		return false;
+	}
+	pgstat_report_wait_end();
+	close(fd);
+	if (!hwm->dir_synced)
+	{
+		fsync_fname(".", true);
+		hwm->dir_synced = true;
+	}
+	/* a reservation precedes the first value; a clean exit's record may not */
+	if (!clean)
+		UidHwmMarkIssued();
+	return true;
+}
+
+void
+UidHwmShmemInit(void)
+{
+	bool		found;
+
+	hwm = ShmemInitStruct("uid high-water mark", UidHwmShmemSize(), &found);
+	uid_hwm_reserved_ms = hwm->reserved_ms;
+	if (found)
+		return;
+
+	hwm->lock = &(GetNamedLWLockTranche("uid"))->lock;
+	hwm->dir_synced = false;
+	hwm->issued_marked = false;
+	hwm->legacy = false;
+	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+		hwm->floor_ms[g] = 0;
+	hwm->status = UidHwmRead();
+	if (hwm->status == UID_HWM_NEW)
+		UidHwmWarnIfIssuedBefore();
+	else
+		hwm->issued_marked = access(UID_ISSUED_FILE, F_OK) == 0;
+	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+		pg_atomic_init_u64(&hwm->reserved_ms[g], (uint64) hwm->floor_ms[g]);
+
+	if (hwm->status == UID_HWM_RESERVED)
+		ereport(LOG,
+				(errmsg("uid: the previous run did not exit cleanly; uid_next() resumes after its reserved time %lld ms, uuid7() after %lld ms",
+						(long long) hwm->floor_ms[UID_HWM_UID_NEXT],
+						(long long) hwm->floor_ms[UID_HWM_UUID7])));
+}
+
+/* The time at or below which generator g may issue nothing in this run. */
+int64
+UidHwmRestoredFloor(UidHwmGenerator g)
+{
+	return hwm->floor_ms[g];
+}
+
+/*
+ * How the floors of this run were restored: whether the previous run exited
+ * cleanly, crashed, left no file, and whether the file was written by a uid
+ * that kept one floor for both generators.  For error messages.
+ */
+UidHwmStatus
+UidHwmRestoredStatus(bool *legacy)
+{
+	*legacy = hwm->legacy;
+	return hwm->status;
+}
+
+/*
+ * Makes sure the file covers millisecond ms of generator g before a value in
+ * it is returned.  Called when ms comes within half a window of g's
+ * reservation: if ms is still covered and another backend is already
+ * extending, return at once rather than queue behind its fsync.
+ */
+void
+UidHwmEnsureCovers(UidHwmGenerator g, int64 ms)
+{
+	bool		must = (uint64) ms > pg_atomic_read_u64(&hwm->reserved_ms[g]);
+
+	if (unlikely(hwm->status == UID_HWM_CORRUPT))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("uid high-water mark file \"%s\" is damaged", UID_HWM_FILE),
+				 errdetail("Without it uid_next() and uuid7() cannot prove that a new value is later than every value issued before."),
+				 errhint("Stop the server, make sure the clock is past the last ID issued, remove the file, and start again.")));
+
+	if (must)
+		LWLockAcquire(hwm->lock, LW_EXCLUSIVE);
+	else if (!LWLockConditionalAcquire(hwm->lock, LW_EXCLUSIVE))
+		return;
+
+	if ((uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(&hwm->reserved_ms[g]))
+	{
+		int64		target[UID_HWM_GENERATORS];
+		int64		now = UidClockNowUnixMs() - UID_EPOCH_MS;
+
+		for (int o = 0; o < UID_HWM_GENERATORS; o++)
+		{
+			target[o] = (int64) pg_atomic_read_u64(&hwm->reserved_ms[o]);
+
+			/*
+			 * The other generator's reservation goes forward with this write
+			 * when it is about to need it, by the clock, never by g's time:
+			 * so g far ahead of the clock leaves the other's floor alone.
+			 */
+			if (o != (int) g && now >= 0 && now + uid_reserve_window_ms / 2 > target[o])
+				target[o] = Min(now + uid_reserve_window_ms, UID_MAX_TIME);
+		}
+		target[g] = Max(target[g], Min(ms + uid_reserve_window_ms, UID_MAX_TIME));
+
+		UidHwmWrite(target, false, ERROR);
+		for (int o = 0; o < UID_HWM_GENERATORS; o++)
+			pg_atomic_write_u64(&hwm->reserved_ms[o], (uint64) target[o]);
+		UidStatsAdd(UID_COUNT_HWM_WRITES, 1);
+	}
+	LWLockRelease(hwm->lock);
+}
+
+/* The end of uid_next()'s durable reservation (uid_stats.reserved_until). */
+int64
+UidHwmReservedMs(void)
+{
+	return (int64) pg_atomic_read_u64(&hwm->reserved_ms[UID_HWM_UID_NEXT]);
+}
+
+/*
+ * Clean postmaster exit: replace the reservations with the exact last issued
+ * time of each generator, so that the next start does not wait for the
+ * reserved window.  last_ms[g] may lie beyond g's reservation only when
+ * nothing was returned there (a generator's start state sits just above its
+ * floor); then the reservation itself bounds everything g issued.
+ */
+void
+UidHwmShutdown(const int64 *last_ms)
+{
+	int64		exact[UID_HWM_GENERATORS];
+
+	if (hwm == NULL || hwm->status == UID_HWM_CORRUPT)
+		return;
+	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+		exact[g] = Max(Min(last_ms[g], (int64) pg_atomic_read_u64(&hwm->reserved_ms[g])),
+					   hwm->floor_ms[g]);
+	(void) UidHwmWrite(exact, true, LOG);
+}
+
+/*
+ * The commit time (Unix ms) of the last transaction that a recovery ended in
+ * this postmaster's lifetime replayed (a promoted standby, a server started
+ * from a base backup or after a crash), or -1 if none was replayed.  The
+ * generators start above it: every value a replayed transaction stored was
+ * made before it committed, possibly by another server with its own clock.
+ */
+int64
+UidLastReplayedUnixMs(void)
+{
+	TimestampTz last = GetLatestXTime();
+
+	return last == 0 ? -1 : UidTimestamptzToUnixMs(last);
+}

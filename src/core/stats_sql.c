@@ -1,0 +1,108 @@
+/*
+ * stats_sql.c
+ *		The SQL functions of the uid_stats view: uid_stats() (both of its
+ *		definitions) and uid_stats_reset().  The counters themselves are in
+ *		stats.c, which depends on no other file of uid; this file reads the
+ *		generator and the high-water mark besides.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "core/generator.h"
+#include "core/hwm.h"
+#include "core/preload.h"
+#include "core/stats.h"
+
+PG_FUNCTION_INFO_V1(uid_stats_reset);
+
+/*
+ * uid_stats_reset(): start every counter of uid_stats from zero again.
+ */
+Datum
+uid_stats_reset(PG_FUNCTION_ARGS)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	UidRequireSharedMemory("uid_stats_reset");
+	UidStatsReset(now);
+	PG_RETURN_TIMESTAMPTZ(now);
+}
+
+PG_FUNCTION_INFO_V1(uid_stats);
+PG_FUNCTION_INFO_V1(uid_stats_1_1);
+
+#define UID_STATS_COLS_1_0	12
+#define UID_STATS_COLS_1_1	15
+
+/*
+ * One row of server counters.  Version 1.0 of the SQL function declares the
+ * first 12 columns; 1.1 adds when the counters were reset and the end of the
+ * layout.  The library keeps serving both definitions, so a server whose
+ * extension is still at 1.0 works with the new library.
+ */
+static Datum
+UidStatsRow(FunctionCallInfo fcinfo, int ncols)
+{
+	TupleDesc	tupdesc;
+	Datum		values[UID_STATS_COLS_1_1];
+	bool		nulls[UID_STATS_COLS_1_1];
+	uint64		last;
+	int			worker;
+	int64		now_ms;
+	int			i = 0;
+
+	UidRequireSharedMemory("uid_stats");
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (tupdesc->natts != ncols)
+		elog(ERROR, "uid_stats: expected %d result columns, the SQL definition has %d",
+			 ncols, tupdesc->natts);
+	tupdesc = BlessTupleDesc(tupdesc);
+	memset(nulls, 0, sizeof(nulls));
+
+	last = UidGeneratorLastState();
+	worker = UidGeneratorWorkerId();
+	values[i] = Int32GetDatum(worker);
+	nulls[i++] = (worker < 0);	/* no worker id held (lease mode) */
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_IDS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_UUIDS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_BATCH_CALLS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_CLOCK_WAITS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_CLOCK_REFUSALS));
+	values[i++] = Int64GetDatum((int64) UidStatsMaxClockStep());
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_OVERFLOW_WAITS));
+	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_HWM_WRITES));
+	values[i++] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UidStateMs(last) + UID_EPOCH_MS));
+	values[i++] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UidHwmReservedMs() + UID_EPOCH_MS));
+	values[i++] = Int64GetDatum((int64) UidStatsClockSteps());
+	Assert(i == UID_STATS_COLS_1_0);
+
+	if (ncols >= UID_STATS_COLS_1_1)
+	{
+		now_ms = UidClockNowUnixMs();
+		values[i++] = TimestampTzGetDatum(UidStatsResetAt());
+		values[i++] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UID_LAYOUT_END_UNIX_MS));
+		values[i++] = Int32GetDatum((int32) Max((UID_LAYOUT_END_UNIX_MS - now_ms) / MS_PER_DAY, 0));
+	}
+	Assert(i == ncols);
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/* uid_stats(): the 1.0 definition. */
+Datum
+uid_stats(PG_FUNCTION_ARGS)
+{
+	return UidStatsRow(fcinfo, UID_STATS_COLS_1_0);
+}
+
+/* uid_stats_1_1(): the 1.1 definition, behind the uid_stats view. */
+Datum
+uid_stats_1_1(PG_FUNCTION_ARGS)
+{
+	return UidStatsRow(fcinfo, UID_STATS_COLS_1_1);
+}

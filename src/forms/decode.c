@@ -1,0 +1,225 @@
+/*
+ * decode.c
+ *		The one implementation of reading IDs back, shared by the SQL
+ *		functions (layout.c, uuid7.c, text_forms.c, mask.c) and the uid-decode
+ *		command (uid_decode.c).  Pure functions of their input: no memory
+ *		allocation, no errors raised; each reports a problem by its return
+ *		value, and the caller decides how to tell the user.
+ *
+ * Builds in the server and, with -DFRONTEND, in the command and the unit
+ * test (test/unit/decode_test.c).
+ */
+#ifndef FRONTEND
+#include "postgres.h"
+#else
+#include "postgres_fe.h"
+#endif
+
+#include "forms/decode.h"
+
+/* ---- the Snowflake-style layout ---- */
+
+bool
+UidDecodeFields(int64 id, UidFields *f)
+{
+	if (id < 0)
+		return false;
+	f->ms_since_epoch = UidIdMs(id);
+	f->unix_ms = f->ms_since_epoch + UID_EPOCH_MS;
+	f->worker_id = (int) ((id >> UID_SEQ_BITS) & UID_MAX_WORKER);
+	f->sequence = (int) (id & UID_MAX_SEQ);
+	return true;
+}
+
+/* ---- UUIDs ---- */
+
+/* 1582-10-15 (the Gregorian epoch of UUID versions 1 and 6) to 1970-01-01, in us */
+#define UUID_GREGORIAN_TO_UNIX_US	INT64CONST(12219292800000000)
+
+/*
+ * The time of a v1 or v6 UUID in us since 1970, truncated to us.  60 bits
+ * of 100 ns from 1582 end in year 5236: no overflow.
+ */
+static int64
+UuidGregorianUnixUs(const uint8 *d, int version)
+{
+	uint64		t;
+
+	if (version == 1)
+		t = ((uint64) (d[6] & 0x0f) << 56) | ((uint64) d[7] << 48) |
+			((uint64) d[4] << 40) | ((uint64) d[5] << 32) |
+			((uint64) d[0] << 24) | ((uint64) d[1] << 16) |
+			((uint64) d[2] << 8) | (uint64) d[3];
+	else
+		t = ((uint64) d[0] << 52) | ((uint64) d[1] << 44) |
+			((uint64) d[2] << 36) | ((uint64) d[3] << 28) |
+			((uint64) d[4] << 20) | ((uint64) d[5] << 12) |
+			((uint64) (d[6] & 0x0f) << 8) | (uint64) d[7];
+	return (int64) (t / 10) - UUID_GREGORIAN_TO_UNIX_US;
+}
+
+void
+UuidDecodeFields(const uint8 *bytes, UuidFields *f)
+{
+	uint8		v = bytes[8];
+
+	if ((v & 0x80) == 0)
+		f->variant = 0;
+	else if ((v & 0x40) == 0)
+		f->variant = 2;
+	else if ((v & 0x20) == 0)
+		f->variant = 6;
+	else
+		f->variant = 7;
+	f->version = f->variant == 2 ? bytes[6] >> 4 : -1;
+	f->has_time = false;
+	f->unix_us = 0;
+	if (f->version == 7)
+	{
+		f->has_time = true;
+		f->unix_us = (int64) (UuidBytesHigh64(bytes) >> 16) * 1000;
+	}
+	else if (f->version == 1 || f->version == 6)
+	{
+		f->has_time = true;
+		f->unix_us = UuidGregorianUnixUs(bytes, f->version);
+	}
+}
+
+/* ---- Crockford base32 ---- */
+
+const char	UidCrockfordDigits[32] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+#define NO_DIGIT	UID_CROCKFORD_NO_DIGIT
+#define NO_DIGITS_16 \
+	NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, \
+	NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT
+
+const uint8 UidCrockfordValues[256] = {
+	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
+	/* 0-9 */
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
+	/* @ A B C D E F G H I J K L M N O */
+	NO_DIGIT, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
+	/* P Q R S T U V W X Y Z */
+	22, 23, 24, 25, 26, NO_DIGIT, 27, 28, 29, 30, 31, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
+	/* ` a b c d e f g h i j k l m n o */
+	NO_DIGIT, 10, 11, 12, 13, 14, 15, 16, 17, 1, 18, 19, 1, 20, 21, 0,
+	/* p q r s t u v w x y z */
+	22, 23, 24, 25, 26, NO_DIGIT, 27, 28, 29, 30, 31, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT, NO_DIGIT,
+	/* bytes 128..255 */
+	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
+	NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16, NO_DIGITS_16,
+};
+
+void
+UidTextEncodeUid(uint64 id, char *out)
+{
+	UidCrockfordEncode64(id, UID_TEXT_DIGITS, out);
+}
+
+/*
+ * The 128 bits are 3 + 125: digits 0..12 are the top 63 bits, digit 13 the
+ * next 5 (1 from the high word, 4 from the low one), digits 14..25 the last
+ * 60.  For a v7, this is its ULID.
+ */
+void
+UidTextEncodeUuid(uint64 hi, uint64 lo, char *out)
+{
+	UidCrockfordEncode64(hi >> 1, 13, out);
+	out[13] = UidCrockfordDigits[((hi & 1) << 4) | (lo >> 60)];
+	UidCrockfordEncode64(lo, 12, out + 14);
+}
+
+bool
+UidTextDecodeUid(const char *s, int64 *id)
+{
+	uint8		seen = 0;
+	uint64		v = UidCrockfordDecode64(s, UID_TEXT_DIGITS, &seen);
+
+	*id = (int64) v;
+	return (seen & 0x80) == 0;
+}
+
+bool
+UidTextDecodeUuid(const char *s, uint64 *hi, uint64 *lo)
+{
+	uint8		seen = 0;
+	uint64		top = UidCrockfordDecode64(s, 13, &seen);
+	uint64		mid = UidCrockfordDecode64(s + 13, 1, &seen);
+	uint64		low = UidCrockfordDecode64(s + 14, 12, &seen);
+
+	*hi = (top << 1) | (mid >> 4);
+	*lo = (mid << 60) | low;
+	return (seen & 0x80) == 0;
+}
+
+UidTextProblem
+UidTextFirstProblem(const char *s, int start, int end, int ndigits, int *pos)
+{
+	for (int i = start; i < end; i++)
+	{
+		int			d = UidCrockfordValues[(unsigned char) s[i]];
+
+		*pos = i;
+		if (d == NO_DIGIT)
+			return UID_TEXT_BAD_CHARACTER;
+		if (i - start == ndigits)
+			return UID_TEXT_TOO_LONG;
+		if (i == start && d > 7)
+			return UID_TEXT_FIRST_DIGIT;
+	}
+	*pos = end;
+	return end - start == ndigits ? UID_TEXT_OK : UID_TEXT_TOO_SHORT;
+}
+
+/* ---- masked forms ---- */
+
+#define LOW_BITS(n)		((UINT64CONST(1) << (n)) - 1)
+
+int
+UidHexDigitValue(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool
+UidMaskBits63(const Ff1Domain *dom, int64 in, bool unmask, int64 *out)
+{
+	Ff1Value	x = {0, (uint64) in};
+	Ff1Value	y;
+
+	if (!(unmask ? Ff1Decrypt(dom, x, &y) : Ff1Encrypt(dom, x, &y)))
+		return false;
+	*out = (int64) y.lo;
+	return true;
+}
+
+bool
+UidMaskBits122(const Ff1Domain *dom, uint64 hi, uint64 lo, bool unmask,
+			   uint64 *out_hi, uint64 *out_lo, uint64 *ms)
+{
+	uint64		t = hi >> 16;
+	uint64		rand_a = hi & LOW_BITS(12);
+	uint64		rand_b = lo & LOW_BITS(62);
+	Ff1Value	x;
+	Ff1Value	y;
+
+	x.hi = (t << 10) | (rand_a >> 2);
+	x.lo = (rand_a << 62) | rand_b;
+	if (!(unmask ? Ff1Decrypt(dom, x, &y) : Ff1Encrypt(dom, x, &y)))
+		return false;
+	t = y.hi >> 10;
+	rand_a = ((y.hi & LOW_BITS(10)) << 2) | (y.lo >> 62);
+	rand_b = y.lo & LOW_BITS(62);
+	*out_hi = (t << 16) | ((uint64) (unmask ? 7 : 4) << 12) | rand_a;
+	*out_lo = (UINT64CONST(2) << 62) | rand_b;
+	*ms = t;
+	return true;
+}
