@@ -430,7 +430,7 @@ BEGIN
                 IF a_dry THEN
                     NULL;
                 ELSIF pg_catalog.starts_with(s, 'ALTER TABLE ') THEN
-                    -- each table's as its owner (src/owner_ddl.c)
+                    -- each table's as its owner (src/tables/owner_ddl.c)
                     PERFORM @extschema@.uid_alter_as_owner(s);
                 ELSE
                     EXECUTE s;
@@ -553,7 +553,7 @@ BEGIN
         pg_catalog.format('SECURITY LABEL FOR uid ON SEQUENCE %s IS %L', seq, label)];
     IF NOT a_dry THEN
         FOR i IN run_from .. pg_catalog.array_length(steps, 1) LOOP
-            -- a table's statements as its owner (src/owner_ddl.c)
+            -- a table's statements as its owner (src/tables/owner_ddl.c)
             IF pg_catalog.starts_with(steps[i], 'ALTER TABLE ')
                OR pg_catalog.starts_with(steps[i], 'CREATE SEQUENCE ') THEN
                 PERFORM @extschema@.uid_alter_as_owner(steps[i]);
@@ -689,7 +689,7 @@ BEGIN
     END IF;
     IF NOT a_dry THEN
         FOR i IN run_from .. pg_catalog.array_length(steps, 1) LOOP
-            -- a table's statements as its owner (src/owner_ddl.c)
+            -- a table's statements as its owner (src/tables/owner_ddl.c)
             IF pg_catalog.starts_with(steps[i], 'ALTER TABLE ')
                OR pg_catalog.starts_with(steps[i], 'CREATE SEQUENCE ') THEN
                 PERFORM @extschema@.uid_alter_as_owner(steps[i]);

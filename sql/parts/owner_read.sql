@@ -28,7 +28,7 @@ COMMENT ON FUNCTION uid_stored_max_uuid7(regclass, name) IS
 
 -- The ALTER TABLE (and CREATE SEQUENCE ... OWNED BY) statements of
 -- uid_adopt() and uid_unadopt(), run as the table's owner under a
--- security-restricted operation (src/owner_ddl.c): changing a column's
+-- security-restricted operation (src/tables/owner_ddl.c): changing a column's
 -- type re-checks the table's constraints and rebuilds its indexes, which
 -- runs the owner's code.  It runs only those statements, and only for a
 -- caller with the privileges of the table's owner: PUBLIC may execute it.
