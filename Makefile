@@ -48,9 +48,9 @@ OBJS = \
 # VERSION '1.0' or '1.2').
 UID_PARTS = header generator layout id_type id_type_ops uuid7 time_filter lease \
 	tickets ticket_functions counters counter_functions stats stats_view \
-	text_forms typeid owner_read adopt tenure catch_up id_type_functions
+	text_forms typeid owner_read adopt tenure catch_up id_type_functions name_guard
 UID_UPGRADE_1_2_PARTS = from-1.2 id_type id_type_ops stats_view ticket_functions counter_functions \
-	typeid owner_read adopt tenure catch_up id_type_functions
+	typeid owner_read adopt tenure catch_up id_type_functions name_guard
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql
 DATA_built  = sql/uid--1.3.sql sql/uid--1.2--1.3.sql
 

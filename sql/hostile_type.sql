@@ -36,15 +36,15 @@ BEGIN
             CREATE OPERATOR %1$I.< (LEFTARG = uid, RIGHTARG = numeric, FUNCTION = %1$I.trap);
             $f$, s);
     END LOOP;
-    -- public already holds uid's bigint forms; the same-signature uid forms
-    -- go where the path reaches them first
+    -- functions: where the path reaches them first (uid's event trigger
+    -- refuses uid's names in uid's schema, public: TAP 084)
     CREATE FUNCTION planter_first.uid_to_text(uid) RETURNS text LANGUAGE plpgsql AS $b$
     BEGIN INSERT INTO public.planted_ran VALUES ('uid_to_text(uid)', current_user); RETURN 'x'; END $b$;
     CREATE FUNCTION planter_first.uid_decode(uid) RETURNS text LANGUAGE plpgsql AS $b$
     BEGIN INSERT INTO public.planted_ran VALUES ('uid_decode(uid)', current_user); RETURN 'x'; END $b$;
     CREATE FUNCTION planter_first.uid_time(uid) RETURNS timestamptz LANGUAGE plpgsql AS $b$
     BEGIN INSERT INTO public.planted_ran VALUES ('uid_time(uid)', current_user); RETURN now(); END $b$;
-    CREATE FUNCTION public.uid_to_text(uid, text) RETURNS text LANGUAGE plpgsql AS $b$
+    CREATE FUNCTION planter_first.uid_to_text(uid, text) RETURNS text LANGUAGE plpgsql AS $b$
     BEGIN INSERT INTO public.planted_ran VALUES ('uid_to_text(uid,text)', current_user); RETURN 'x'; END $b$;
 END
 $$;
@@ -75,7 +75,7 @@ SELECT fn, who FROM public.planted_ran ORDER BY 1;
 
 DROP SCHEMA planter_first CASCADE;
 DROP FUNCTION public.trap(uid, uid), public.trap(uid, bigint), public.trap(uid, integer),
-    public.trap(uid, numeric), public.uid_to_text(uid, text) CASCADE;
+    public.trap(uid, numeric) CASCADE;
 DROP TABLE public.horders, public.planted_ran;
 REVOKE CREATE ON SCHEMA public FROM type_planter;
 DROP ROLE type_planter;
