@@ -27,6 +27,7 @@ OBJS = \
 	src/counters.o \
 	src/text_forms.o \
 	src/id_type.o \
+	src/id_type_functions.o \
 	src/typeid.o \
 	src/ff1.o \
 	src/decode.o \

@@ -153,12 +153,29 @@ INSERT INTO moving SELECT g, 'x' FROM generate_series(1, 1000) g;
 CREATE TABLE moving_refs (moving_id bigint REFERENCES moving);
 INSERT INTO moving_refs SELECT g FROM generate_series(1, 1000, 7) g;
 CREATE TEMP TABLE files AS
-SELECT relname, relfilenode FROM pg_class WHERE relname IN ('moving', 'moving_pkey', 'moving_hash');
+SELECT relname, relfilenode FROM pg_class WHERE relname IN ('moving', 'moving_pkey', 'moving_hash', 'moving_refs');
+-- the foreign keys: does PostgreSQL check them again (scans of either
+-- table in the ALTER's transaction) and with which operator
+BEGIN;
 ALTER TABLE moving ALTER COLUMN id TYPE uid;
+SELECT pg_stat_get_xact_numscans('moving'::regclass) AS moving_scans,
+       pg_stat_get_xact_numscans('moving_refs'::regclass) AS refs_scans;
+COMMIT;
+SELECT conpfeqop::regoperator[] AS pk_eq_fk, conppeqop::regoperator[] AS pk_eq_pk,
+       conffeqop::regoperator[] AS fk_eq_fk
+FROM pg_constraint WHERE conrelid = 'moving_refs'::regclass AND contype = 'f';
 SELECT f.relname, f.relfilenode = c.relfilenode AS file_kept
 FROM files f JOIN pg_class c USING (relname) ORDER BY 1;
 SELECT pg_temp.err($$INSERT INTO moving_refs VALUES (1001)$$) AS fk_still_checked;
+BEGIN;
 ALTER TABLE moving_refs ALTER COLUMN moving_id TYPE uid;
+SELECT pg_stat_get_xact_numscans('moving'::regclass) AS moving_scans,
+       pg_stat_get_xact_numscans('moving_refs'::regclass) AS refs_scans;
+COMMIT;
+SELECT conpfeqop::regoperator[] AS pk_eq_fk FROM pg_constraint
+WHERE conrelid = 'moving_refs'::regclass AND contype = 'f';
+SELECT f.relname, f.relfilenode = c.relfilenode AS file_kept
+FROM files f JOIN pg_class c USING (relname) ORDER BY 1;
 ALTER TABLE moving ALTER COLUMN id TYPE bigint;
 SELECT f.relname, f.relfilenode = c.relfilenode AS file_kept_back
 FROM files f JOIN pg_class c USING (relname) ORDER BY 1;
@@ -268,6 +285,19 @@ SELECT '5'::uid = 5 AS int4, '5'::uid = 5::smallint AS int2, 5 = '5'::uid AS int
 SELECT count(*) AS numeric_filter FROM orders WHERE id < 124.5;
 SELECT uid_to_text(5) = uid_to_text(5::bigint) AS int_literal, uid_to_text('5') AS unknown_literal,
        pg_typeof(uid_time('5'::uid)) AS uid_time, (uid_decode('5'::uid)).sequence AS decode;
+-- the uid forms of the granted functions follow the grant of the bigint form
+CREATE ROLE id_type_masker;
+SET ROLE id_type_masker;
+SELECT pg_temp.err($$SELECT uid_mask('5'::uid)$$) AS uid_form_not_granted,
+       pg_temp.err($$SELECT uid_mask(5)$$) AS literal_not_granted;
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION uid_mask(bigint) TO id_type_masker;
+SET ROLE id_type_masker;
+SELECT pg_temp.err($$SELECT uid_mask('5'::uid)$$) NOT LIKE '42501%' AS uid_form_granted,
+       pg_temp.err($$SELECT uid_mask(5::bigint)$$) NOT LIKE '42501%' AS bigint_form_granted;
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION uid_mask(bigint) FROM id_type_masker;
+DROP ROLE id_type_masker;
 -- the families integer_ops hold uid's operators (IN lists and row
 -- comparisons use them); restoring them again adds nothing
 SELECT f.opfname, m.amname, count(*) AS operators

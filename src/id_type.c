@@ -347,9 +347,9 @@ CheckOperatorFamilies(void)
 	uid_type = UidIdTypeOid();
 	if (!OidIsValid(uid_type))
 		return;
-	if (!OidIsValid(get_opfamily_member(INTEGER_BTREE_FAM_OID, INT8OID, uid_type,
+	if (!OidIsValid(get_opfamily_member(INTEGER_BTREE_FAM_OID, uid_type, uid_type,
 										BTEqualStrategyNumber)) ||
-		!OidIsValid(get_opfamily_member(INTEGER_BTREE_FAM_OID, uid_type, uid_type,
+		!OidIsValid(get_opfamily_member(INTEGER_BTREE_FAM_OID, uid_type, INT8OID,
 										BTLessStrategyNumber)) ||
 		!OidIsValid(get_opfamily_proc(INTEGER_BTREE_FAM_OID, INT8OID, uid_type, BTORDER_PROC)))
 		ereport(WARNING,

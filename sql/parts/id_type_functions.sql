@@ -8,7 +8,12 @@
 -- caller).  These are the exact matches, in pg_catalog, which is searched
 -- first: the same C functions as the bigint forms, with the same
 -- privileges.  uid_time(uid) and uid_decode(uid) carry the time-filter
--- support, as their bigint forms do.
+-- support, as their bigint forms do.  Because uid is the preferred type of
+-- its category, uid_mask(123) and uid_mask($1) pick the uid form too: the
+-- uid forms of the four functions whose EXECUTE is granted, not given to
+-- everyone (uid_mask, uid_unmask, uid_whence, uid_advance_past), are
+-- executable by everyone and check the caller's EXECUTE on the bigint form
+-- (src/id_type_functions.c), so that one grant or revoke decides both.
 
 CREATE FUNCTION pg_catalog.uid_decode(id @extschema@.uid,
     OUT ts timestamptz, OUT worker_id integer, OUT sequence integer,
@@ -36,17 +41,13 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE FUNCTION pg_catalog.uid_mask(id @extschema@.uid)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'uid_mask'
+AS 'MODULE_PATHNAME', 'uid_mask_uid'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-
-REVOKE ALL ON FUNCTION pg_catalog.uid_mask(@extschema@.uid) FROM PUBLIC;
 
 CREATE FUNCTION pg_catalog.uid_unmask(masked @extschema@.uid)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'uid_unmask'
+AS 'MODULE_PATHNAME', 'uid_unmask_uid'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-
-REVOKE ALL ON FUNCTION pg_catalog.uid_unmask(@extschema@.uid) FROM PUBLIC;
 
 CREATE FUNCTION pg_catalog.uid_mask(id @extschema@.uid, key bytea)
 RETURNS bigint
@@ -64,15 +65,10 @@ CREATE FUNCTION pg_catalog.uid_whence(id @extschema@.uid,
     OUT started_at timestamptz, OUT first_ms bigint, OUT last_ms bigint,
     OUT ended_at timestamptz, OUT ended_how text)
 RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'uid_whence'
+AS 'MODULE_PATHNAME', 'uid_whence_uid'
 LANGUAGE C VOLATILE STRICT;
-
-REVOKE ALL ON FUNCTION pg_catalog.uid_whence(@extschema@.uid) FROM PUBLIC;
 
 CREATE FUNCTION pg_catalog.uid_advance_past(id @extschema@.uid)
 RETURNS boolean
-AS 'MODULE_PATHNAME', 'uid_advance_past'
+AS 'MODULE_PATHNAME', 'uid_advance_past_uid'
 LANGUAGE C VOLATILE STRICT;
-
-REVOKE ALL ON FUNCTION pg_catalog.uid_advance_past(@extschema@.uid) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION pg_catalog.uid_whence(@extschema@.uid) TO pg_monitor;

@@ -173,9 +173,7 @@ SUPPORT @extschema@.uid_comparison_support;
 CREATE OPERATOR pg_catalog.= (
     LEFTARG = bigint, RIGHTARG = uid, FUNCTION = @extschema@.uid_eq,
     COMMUTATOR = OPERATOR(pg_catalog.=), NEGATOR = OPERATOR(pg_catalog.<>),
-    RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel,
-    MERGES,
-    HASHES
+    RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel
 );
 CREATE OPERATOR pg_catalog.<> (
     LEFTARG = bigint, RIGHTARG = uid, FUNCTION = @extschema@.uid_ne,
@@ -562,6 +560,13 @@ CREATE OPERATOR pg_catalog.>= (
 -- their support functions join bigint's btree and hash families,
 -- integer_ops.  pg_dump writes a family's members only with the family, and
 -- integer_ops is built in: pg_upgrade does not carry these entries.
+-- Not in them: the operators of (bigint, uid).  A foreign key whose
+-- referencing column is uid and whose key is bigint's (int8_ops) compares
+-- with the family's operator of (bigint, uid), bigint = bigint where there is
+-- none; were it uid's, ALTER COLUMN TYPE bigint -> uid of the referencing
+-- column would find the key's operator changed and check every row again
+-- (a scan under its ACCESS EXCLUSIVE lock).  The support function of
+-- (bigint, uid) is there: btree finds it for an index scan of an IN list.
 -- uid_restore_operator_families() adds whichever of the two families lacks
 -- them (the install script calls it; a superuser calls it again after
 -- pg_upgrade), and uid_comparison_support warns once per session where they
@@ -631,11 +636,6 @@ BEGIN
         OPERATOR 3 pg_catalog.= (@extschema@.uid, bigint),
         OPERATOR 4 pg_catalog.>= (@extschema@.uid, bigint),
         OPERATOR 5 pg_catalog.> (@extschema@.uid, bigint),
-        OPERATOR 1 pg_catalog.< (bigint, @extschema@.uid),
-        OPERATOR 2 pg_catalog.<= (bigint, @extschema@.uid),
-        OPERATOR 3 pg_catalog.= (bigint, @extschema@.uid),
-        OPERATOR 4 pg_catalog.>= (bigint, @extschema@.uid),
-        OPERATOR 5 pg_catalog.> (bigint, @extschema@.uid),
         OPERATOR 1 pg_catalog.< (@extschema@.uid, integer),
         OPERATOR 2 pg_catalog.<= (@extschema@.uid, integer),
         OPERATOR 3 pg_catalog.= (@extschema@.uid, integer),
@@ -674,7 +674,6 @@ BEGIN
         ALTER OPERATOR FAMILY pg_catalog.integer_ops USING hash ADD
         OPERATOR 1 pg_catalog.= (@extschema@.uid, @extschema@.uid),
         OPERATOR 1 pg_catalog.= (@extschema@.uid, bigint),
-        OPERATOR 1 pg_catalog.= (bigint, @extschema@.uid),
         OPERATOR 1 pg_catalog.= (@extschema@.uid, integer),
         OPERATOR 1 pg_catalog.= (integer, @extschema@.uid),
         OPERATOR 1 pg_catalog.= (@extschema@.uid, smallint),
