@@ -299,7 +299,8 @@ RESET ROLE;
 REVOKE EXECUTE ON FUNCTION uid_mask(bigint) FROM id_type_masker;
 DROP ROLE id_type_masker;
 -- the families integer_ops hold uid's operators (IN lists and row
--- comparisons use them); restoring them again adds nothing
+-- comparisons use them), and so does uid's own uid_ops; restoring them
+-- again adds nothing
 SELECT f.opfname, m.amname, count(*) AS operators
 FROM pg_amop a JOIN pg_opfamily f ON f.oid = a.amopfamily JOIN pg_am m ON m.oid = f.opfmethod
 WHERE 'uid'::regtype IN (a.amoplefttype, a.amoprighttype) GROUP BY 1, 2 ORDER BY 2;
@@ -331,6 +332,8 @@ SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id IN ('123', '124');
 EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id = '123';
+-- a row comparison finds uid's own family, uid_ops: it works, without the index
+SELECT id FROM orders WHERE (id, item) > ('123', 'a') ORDER BY id LIMIT 1;
 SELECT uid_restore_operator_families() AS restored;
 EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id IN ('123', '124');
 SET enable_seqscan = off;

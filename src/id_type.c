@@ -327,7 +327,9 @@ UID_FORWARD(uid_hash_extended, hashint8extended)
  *
  * IN lists and = ANY (ScalarArrayOpExpr) and row comparisons are not
  * simplified by PostgreSQL; they keep uid's operators, which is why those
- * are members of the btree and hash families integer_ops.  pg_upgrade does
+ * are members of the btree and hash families integer_ops (for the index)
+ * and of uid's own btree family uid_ops (for row comparisons wherever
+ * integer_ops lacks them).  pg_upgrade does
  * not carry those memberships (pg_dump writes a family's members only with
  * the family, and integer_ops is built in): the first planning of a uid
  * comparison in each session checks for them and warns (once) when they are
@@ -355,7 +357,7 @@ CheckOperatorFamilies(void)
 		ereport(WARNING,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("the btree operator family integer_ops lacks the uid type's operators"),
-				 errdetail("IN lists and = ANY on uid columns cannot use their indexes, and row comparisons of uid values fail."),
+				 errdetail("IN lists, = ANY and row comparisons on uid columns cannot use their indexes."),
 				 errhint("A superuser runs SELECT uid_restore_operator_families(); in this database (pg_upgrade does not carry these entries).")));
 }
 

@@ -423,7 +423,8 @@ MatchIdTime(Expr *expr, TimeComparison *tc)
 
 	arg = linitial(call->args);
 	tc->v7_only = false;
-	if (IsColumnOfType(arg, INT8OID) || IsColumnOfType(arg, UidIdTypeOid()))
+	if (IsColumnOfType(arg, INT8OID) ||
+		(exprType(arg) != UUIDOID && IsColumnOfType(arg, UidIdTypeOid())))
 	{
 		addr = UidTimeFunctionAddress(call->funcid);
 		if (addr != (field_ts ? uid_decode : uid_time))

@@ -692,3 +692,60 @@ COMMENT ON FUNCTION uid_restore_operator_families() IS
 REVOKE ALL ON FUNCTION uid_restore_operator_families() FROM PUBLIC;
 
 SELECT uid_restore_operator_families();
+
+-- A btree family of uid's own, uid_ops, with the same operators: a member
+-- of the extension, in its schema, so pg_dump and pg_upgrade carry it.  A
+-- row comparison, (created_at, id) > ($1, $2), needs its operators in some
+-- btree family when it is parsed, and takes the first: integer_ops (the
+-- lower OID) where uid's entries are there, so that it uses the index;
+-- uid_ops, without the index, where they are missing after pg_upgrade, so
+-- that it still works, and so that a view or constraint that holds one is
+-- restored by pg_upgrade.  No operator class: an index on a uid column stays
+-- a bigint index.
+
+CREATE OPERATOR FAMILY uid_ops USING btree;
+
+ALTER OPERATOR FAMILY uid_ops USING btree ADD
+    OPERATOR 1 pg_catalog.< (uid, uid),
+    OPERATOR 2 pg_catalog.<= (uid, uid),
+    OPERATOR 3 pg_catalog.= (uid, uid),
+    OPERATOR 4 pg_catalog.>= (uid, uid),
+    OPERATOR 5 pg_catalog.> (uid, uid),
+    OPERATOR 1 pg_catalog.< (uid, bigint),
+    OPERATOR 2 pg_catalog.<= (uid, bigint),
+    OPERATOR 3 pg_catalog.= (uid, bigint),
+    OPERATOR 4 pg_catalog.>= (uid, bigint),
+    OPERATOR 5 pg_catalog.> (uid, bigint),
+    OPERATOR 1 pg_catalog.< (bigint, uid),
+    OPERATOR 2 pg_catalog.<= (bigint, uid),
+    OPERATOR 3 pg_catalog.= (bigint, uid),
+    OPERATOR 4 pg_catalog.>= (bigint, uid),
+    OPERATOR 5 pg_catalog.> (bigint, uid),
+    OPERATOR 1 pg_catalog.< (uid, integer),
+    OPERATOR 2 pg_catalog.<= (uid, integer),
+    OPERATOR 3 pg_catalog.= (uid, integer),
+    OPERATOR 4 pg_catalog.>= (uid, integer),
+    OPERATOR 5 pg_catalog.> (uid, integer),
+    OPERATOR 1 pg_catalog.< (integer, uid),
+    OPERATOR 2 pg_catalog.<= (integer, uid),
+    OPERATOR 3 pg_catalog.= (integer, uid),
+    OPERATOR 4 pg_catalog.>= (integer, uid),
+    OPERATOR 5 pg_catalog.> (integer, uid),
+    OPERATOR 1 pg_catalog.< (uid, smallint),
+    OPERATOR 2 pg_catalog.<= (uid, smallint),
+    OPERATOR 3 pg_catalog.= (uid, smallint),
+    OPERATOR 4 pg_catalog.>= (uid, smallint),
+    OPERATOR 5 pg_catalog.> (uid, smallint),
+    OPERATOR 1 pg_catalog.< (smallint, uid),
+    OPERATOR 2 pg_catalog.<= (smallint, uid),
+    OPERATOR 3 pg_catalog.= (smallint, uid),
+    OPERATOR 4 pg_catalog.>= (smallint, uid),
+    OPERATOR 5 pg_catalog.> (smallint, uid),
+    FUNCTION 1 (uid, uid) uid_cmp(uid, uid),
+    FUNCTION 1 (uid, bigint) uid_cmp(uid, bigint),
+    FUNCTION 1 (bigint, uid) uid_cmp(bigint, uid),
+    FUNCTION 1 (uid, integer) uid_cmp(uid, integer),
+    FUNCTION 1 (integer, uid) uid_cmp(integer, uid),
+    FUNCTION 1 (uid, smallint) uid_cmp(uid, smallint),
+    FUNCTION 1 (smallint, uid) uid_cmp(smallint, uid),
+    FUNCTION 2 (uid, uid) uid_sortsupport(internal);
