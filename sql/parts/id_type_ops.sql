@@ -551,8 +551,9 @@ CREATE OPERATOR pg_catalog.>= (
     RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 
--- Index use, merge and hash joins.  The planner support above gives the
--- planner bigint's operators for every plain comparison.  IN lists, = ANY
+-- The btree and hash families.  The planner support above gives the
+-- planner bigint's operators for every plain comparison (index scans, merge
+-- and hash joins are bigint's).  IN lists, = ANY
 -- and row comparisons are not simplified and keep uid's operators: for
 -- those to use an index on a uid column (whose operator class is bigint's
 -- int8_ops, chosen through the cast; uid has no operator class of its own,
