@@ -263,7 +263,8 @@ SELECT pg_temp.err($$SELECT '-1'::uid$$) AS negative,
        pg_temp.err($$SELECT '1e3'::uid$$) AS exponent, '1e3'::uid AS thousand, '1.5e1'::uid AS fifteen,
        pg_temp.err($$SELECT '1.50e1'::uid$$) AS scale, pg_temp.err($$SELECT '10e-1'::uid$$) AS fraction,
        pg_temp.err($$SELECT '1e30'::uid$$) AS too_big;
-\set VERBOSITY verbose
+SELECT '-1'::uid;
+\set VERBOSITY sqlstate
 SELECT '-1'::uid;
 \set VERBOSITY default
 SELECT * FROM json_populate_record(NULL::j, '{"id": 1E3, "n": 1}');
@@ -328,9 +329,20 @@ END
 $$;
 \c
 SET search_path = id_type, public;
+-- whether a query's plan reads an index (18 and later also print
+-- "Disabled: true" under a node the enable_* settings turned off)
+CREATE FUNCTION pg_temp.reads_index(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE l text;
+BEGIN
+    FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF l ~ 'Index' THEN RETURN true; END IF;
+    END LOOP;
+    RETURN false;
+END
+$$;
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
-EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id IN ('123', '124');
+SELECT pg_temp.reads_index($$SELECT * FROM orders WHERE id IN ('123', '124')$$) AS in_list_reads_index;
 EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id = '123';
 -- a row comparison finds uid's own family, uid_ops: it works, without the index
 SELECT id FROM orders WHERE (id, item) > ('123', 'a') ORDER BY id LIMIT 1;
@@ -340,16 +352,21 @@ SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE (id, item) > ('123', 'a') ORDER BY id LIMIT 1;
 SELECT id FROM orders WHERE (id, item) > ('123', 'a') ORDER BY id LIMIT 1;
-EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id < 124.5;
-EXPLAIN (COSTS OFF) SELECT * FROM orders o1 JOIN orders o2 ON o1.id = o2.id WHERE o1.id = '123';
+SELECT pg_temp.reads_index($$SELECT * FROM orders WHERE id < 124.5$$) AS numeric_reads_index;
+-- a join of two uid columns (of two tables: 18 and later remove a self-join
+-- on a unique key) is a merge or a hash join, as bigint's is
+CREATE TABLE orders_again (id uid PRIMARY KEY);
+INSERT INTO orders_again SELECT id FROM orders;
+ANALYZE orders_again;
+EXPLAIN (COSTS OFF) SELECT * FROM orders o1 JOIN orders_again o2 ON o1.id = o2.id WHERE o1.id = '123';
 SET enable_nestloop = off;
 SET enable_hashjoin = off;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM orders o1 JOIN orders o2 ON o1.id = o2.id;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM orders o1 JOIN orders_again o2 ON o1.id = o2.id;
 SET enable_mergejoin = off;
 SET enable_hashjoin = on;
 SET enable_seqscan = on;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM orders o1 JOIN orders o2 ON o1.id = o2.id;
-SELECT count(*) FROM orders o1 JOIN orders o2 ON o1.id = o2.id;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM orders o1 JOIN orders_again o2 ON o1.id = o2.id;
+SELECT count(*) FROM orders o1 JOIN orders_again o2 ON o1.id = o2.id;
 RESET enable_mergejoin;
 RESET enable_nestloop;
 RESET enable_hashjoin;
