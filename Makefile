@@ -42,20 +42,22 @@ OBJS = \
 	src/tables/owner_ddl.o
 
 # CREATE EXTENSION uid runs the install script of default_version
-# (uid.control) alone: sql/uid--1.3.sql, built from one part per subsystem
+# (uid.control) alone: sql/uid--1.4.sql, built from one part per subsystem
 # (sql/parts/, in the order below), so that it is complete on its own and
-# each object is written once.  The upgrade from 1.2 is built from what
-# changes in place (sql/parts/from-1.2.sql) and the parts whose objects are
-# new in 1.3.  The scripts of released versions stay as they shipped, for
-# ALTER EXTENSION uid UPDATE from 1.0, 1.1 and 1.2 (and CREATE EXTENSION uid
-# VERSION '1.0' or '1.2').
+# each object is written once.  The upgrade from 1.3 is built from what
+# changes in place (sql/parts/from-1.3.sql) and the parts whose objects are
+# new or replaced in 1.4 (UID_UPGRADE_1_3_PARTS; those parts write every
+# function and view as CREATE OR REPLACE).  The scripts of released
+# versions stay as they shipped (DATA), for ALTER EXTENSION uid UPDATE from
+# 1.0 to 1.3 and CREATE EXTENSION uid VERSION '1.0', '1.2' or '1.3'; how a
+# release is cut: docs/development.md ("Cutting a release").
 UID_PARTS = header generator layout id_type id_type_ops uuid7 time_filter lease \
 	tickets ticket_functions counters counter_functions stats stats_view \
 	text_forms typeid owner_read adopt tenure catch_up id_type_functions name_guard
-UID_UPGRADE_1_2_PARTS = from-1.2 id_type id_type_ops stats_view ticket_functions counter_functions \
-	typeid owner_read adopt tenure catch_up id_type_functions name_guard
-DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql
-DATA_built  = sql/uid--1.3.sql sql/uid--1.2--1.3.sql
+UID_UPGRADE_1_3_PARTS = from-1.3
+DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
+	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
+DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql
 
 # pg_regress: every sql/*.sql that is not an install or upgrade script.
 REGRESS      = $(sort $(notdir $(basename $(filter-out sql/$(EXTENSION)--%,$(wildcard sql/*.sql)))))
@@ -115,9 +117,9 @@ test:
 
 # One suite at a time (test/run.sh runs them all against a private install
 # by passing bindir=...).
-sql/uid--1.3.sql: $(UID_PARTS:%=sql/parts/%.sql)
+sql/uid--1.4.sql: $(UID_PARTS:%=sql/parts/%.sql)
 	cat $^ >$@
-sql/uid--1.2--1.3.sql: $(UID_UPGRADE_1_2_PARTS:%=sql/parts/%.sql)
+sql/uid--1.3--1.4.sql: $(UID_UPGRADE_1_3_PARTS:%=sql/parts/%.sql)
 	cat $^ >$@
 
 # Programs without a server (-DFRONTEND): uid-decode and the unit tests.

@@ -1,7 +1,8 @@
--- The upgrade path from 1.0 to the current version: every 1.0 object and
+-- The upgrade paths to the current version, from 1.0 and from the last
+-- release (1.3): every 1.0 object and
 -- every user object built on 1.0 keeps working, and the upgraded extension
 -- has exactly the objects of a fresh install.  A fresh install runs the
--- current version's own script (uid--1.3.sql), the upgrade runs uid--1.0.sql
+-- current version's own script (uid--1.4.sql), the upgrade runs uid--1.0.sql
 -- and each upgrade script after it: two independent texts that must make the
 -- same objects.  Runs in databases of its own.
 SET timezone = 'UTC';
@@ -220,8 +221,30 @@ SELECT configuration() = :'fresh_configuration' AS same_configuration_tables;
 
 DROP OWNED BY regress_upgrade_app, regress_upgrade_other;
 
+-- The upgrade from the last release alone: its frozen install script
+-- (uid--1.3.sql), then the upgrade script built from the parts of this
+-- version: the same members as a fresh install too.
+\c contrib_regression
+CREATE DATABASE uid_from_last TEMPLATE uid_upgrade_template;
+\c uid_from_last
+CREATE EXTENSION uid VERSION '1.3';
+ALTER EXTENSION uid UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'uid';
+(SELECT 'only after the upgrade' AS side, m AS member FROM members() AS m
+ EXCEPT
+ SELECT 'only after the upgrade', f FROM unnest(string_to_array(:'fresh_members', E'\n')) AS f)
+UNION ALL
+(SELECT 'only in a fresh install', f FROM unnest(string_to_array(:'fresh_members', E'\n')) AS f
+ EXCEPT
+ SELECT 'only in a fresh install', m FROM members() AS m)
+ORDER BY 1, 2;
+SELECT count(*) = array_length(string_to_array(:'fresh_members', E'\n'), 1) AS same_number_of_members
+FROM members();
+SELECT configuration() = :'fresh_configuration' AS same_configuration_tables;
+
 \c contrib_regression
 DROP ROLE regress_upgrade_app, regress_upgrade_other;
 DROP DATABASE uid_upgrade;
 DROP DATABASE uid_fresh;
+DROP DATABASE uid_from_last;
 DROP DATABASE uid_upgrade_template;
