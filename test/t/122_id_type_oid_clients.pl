@@ -1,0 +1,172 @@
+# The uid type through the clients that type a column by its type's OID
+# (docs/clients.md): the type's OID differs in every database, and each of
+# these clients needs one line of set-up that the test gives it.  Each
+# client program runs three times: against a table keyed by uid without
+# the set-up (it fails: the step named below), with it (every step passes),
+# and against a bigint table without it (every step passes, but the JSON
+# the application writes rounds in JavaScript: the reason for the type).
+# The steps: insert with the DEFAULT, read the id back, look the row up,
+# update and delete it by the id as a bound parameter; then the
+# application's own JSON of 50 seeded rows, read by node's JSON.parse,
+# each id compared with the database's id::text.
+# With PostgreSQL 15 only: what the clients see does not depend on the
+# server's version, and the Go builds are slow.
+use strict;
+use warnings;
+
+use Digest::SHA;
+use File::Basename qw(dirname);
+use IPC::Run;
+use JSON::PP;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use lib dirname(__FILE__);
+use UidTap;
+
+my $clients = dirname(__FILE__) . '/../clients';
+my $python  = -x '/usr/bin/python3' ? '/usr/bin/python3' : 'python3';
+
+my $bindir = $ENV{UID_BINDIR} // dirname(`pg_config --bindir`);
+my ($major) = `postgres --version` =~ /(\d+)/;
+plan skip_all => "the clients that type by OID run with PostgreSQL 15; this is $major"
+  unless $major == 15;
+
+my @missing;
+push @missing, 'node (nodejs)' unless on_path('node');
+push @missing, 'asyncpg and SQLAlchemy (python3-asyncpg, python3-sqlalchemy)'
+  if system($python, '-c', 'import asyncpg, sqlalchemy.ext.asyncio') != 0;
+push @missing, 'psycopg 3 (python3-psycopg)' if system($python, '-c', 'import psycopg') != 0;
+push @missing, 'Go (golang-go)' unless on_path('go');
+for my $pkg (qw(github.com/jackc/pgx/v4 github.com/lib/pq))
+{
+	push @missing, "$pkg (golang-github-jackc-pgx-v4-dev, golang-github-lib-pq-dev)"
+	  unless -d "/usr/share/gocode/src/$pkg";
+}
+skip_unless_installed(@missing);
+
+my $node = uid_node('oid_clients', 'uid.worker_id' => 9, 'listen_addresses' => '127.0.0.1');
+$node->start;
+my $port = $node->port;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION uid;
+	CREATE TABLE orders (id uid PRIMARY KEY DEFAULT uid_next(), item text UNIQUE NOT NULL);
+	CREATE TABLE orders_bigint (id bigint PRIMARY KEY DEFAULT uid_next(), item text UNIQUE NOT NULL);
+});
+
+# The Go client, built from Debian's packaged sources (GOPATH mode, no
+# network), once per version of its source: in /var/cache/uid-clients
+# (test/deps.sh makes it) where it can write, else in a temporary directory
+sub go_client
+{
+	my $src = "$clients/go/oid_clients.go";
+	open my $fh, '<', $src or die "$src: $!";
+	binmode $fh;
+	my $sum = Digest::SHA->new(256)->addfile($fh)->hexdigest;
+	close $fh;
+	my $cache = '/var/cache/uid-clients';
+	$cache = PostgreSQL::Test::Utils::tempdir('go') unless -d $cache && -w $cache;
+	my $bin = "$cache/oid_clients-" . substr($sum, 0, 16);
+	return $bin if -x $bin;
+	local $ENV{GO111MODULE} = 'off';
+	local $ENV{GOPATH}      = '/usr/share/gocode';
+	local $ENV{GOPROXY}     = 'off';
+	local $ENV{GOCACHE}     = "$cache/go-build";
+	run_cmd('go build test/clients/go/oid_clients.go', 'go', 'build', '-o', "$bin.tmp", $src);
+	rename "$bin.tmp", $bin;
+	return $bin;
+}
+
+# runs a command; returns its stdout, or fails the test
+sub run_cmd
+{
+	my ($what, @cmd) = @_;
+	my ($out, $err) = ('', '');
+	my $ok = IPC::Run::run(\@cmd, '<', \undef, '>', \$out, '2>', \$err);
+	ok($ok, "$what ran") or diag("stdout: " . substr($out, 0, 2000) . "\nstderr: " . substr($err, 0, 4000));
+	return $out;
+}
+
+# JSON.parse of the application's JSON: { item => [ String(id), typeof id ] }
+sub parsed_by_node
+{
+	my ($json) = @_;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ 'node', "$clients/node/json_ids.js" ], '<', \$json, '>', \$out, '2>', \$err)
+	  or diag("JSON.parse: $err");
+	return { map { my ($i, $id, $t) = split /\t/; ($i => [ $id, $t ]) } split /\n/, $out };
+}
+
+# one client against TABLE, FIX 0 or 1: { steps => {...}, exact => N, types => 'string,...' }
+sub drive
+{
+	my ($name, $cmd, $table, $fix) = @_;
+	$node->safe_psql('postgres', qq{
+		TRUNCATE $table;
+		INSERT INTO $table (item) SELECT 'seed ' || g FROM generate_series(1, 50) g;
+	});
+	my %truth = map { split /\|/ } split /\n/,
+	  $node->safe_psql('postgres', "SELECT item, id::text FROM $table WHERE item LIKE 'seed %'");
+	my $out = run_cmd("$name against $table, set-up $fix", $cmd->($table, $fix));
+	my $r = eval { decode_json($out) } // { steps => {}, json => '[]' };
+	my $ids = parsed_by_node($r->{json});
+	my %types = map { ($_->[1] => 1) } values %$ids;
+	return {
+		steps => $r->{steps},
+		failed => [ sort grep { $r->{steps}{$_} ne 'ok' } keys %{ $r->{steps} } ],
+		exact => scalar(grep { ($ids->{$_}[0] // '') eq $truth{$_} } keys %truth),
+		types => join(',', sort keys %types),
+	};
+}
+
+# CLIENT, its command for (TABLE, FIX), the steps that fail without the set-up
+sub check_client
+{
+	my ($name, $cmd, $bigint_rounds, @fails) = @_;
+	my $without = drive($name, $cmd, 'orders', 0);
+	for my $s (@fails)
+	{
+		isnt($without->{steps}{$s} // 'missing', 'ok', "$name, uid, no set-up: $s fails")
+		  and note("$name, uid, no set-up: $s: $without->{steps}{$s}");
+	}
+	my $with = drive($name, $cmd, 'orders', 1);
+	is_deeply($with->{failed}, [], "$name, uid, with the set-up: every step passes")
+	  or diag(explain $with->{steps});
+	is($with->{exact}, 50, "$name, uid, with the set-up: JSON.parse keeps every id of the app's JSON");
+	is($with->{types}, 'string', "$name, uid, with the set-up: the app's JSON has the ids as strings");
+	my $bigint = drive($name, $cmd, 'orders_bigint', 0);
+	is_deeply($bigint->{failed}, [], "$name, bigint: every step passes")
+	  or diag(explain $bigint->{steps});
+	if ($bigint_rounds)
+	{
+		cmp_ok($bigint->{exact}, '<', 50,
+			"$name, bigint: JSON.parse rounds the ids of the app's JSON ($bigint->{exact} of 50 exact)");
+	}
+	else
+	{
+		is($bigint->{exact}, 50, "$name, bigint: the app's JSON writes the ids as strings too (json:\",string\")");
+	}
+	return;
+}
+
+my $url = "postgresql://postgres\@127.0.0.1:$port/postgres";
+my $dsn = "host=127.0.0.1 port=$port dbname=postgres user=postgres";
+
+check_client('asyncpg and SQLAlchemy',
+	sub { ($python, "$clients/python/oid_asyncpg.py", $url, @_) }, 1,
+	qw(lookup_int update_int delete_int insert_explicit orm_get_update_delete));
+check_client('psycopg 3, binary results',
+	sub { ($python, "$clients/python/oid_psycopg.py", $dsn, @_) }, 1,
+	qw(convert_int json));
+my $go = go_client();
+check_client('pgx v4', sub { ($go, 'pgx', $url, @_) }, 0,
+	qw(read read_interface read_seeded));
+# lib/pq needs no set-up but a typed scan: without it (interface{}) the id
+# is []byte, which encoding/json writes as base64
+my $pq = drive('lib/pq', sub { ($go, 'pq', $url, @_) }, 'orders', 0);
+is($pq->{exact}, 0, 'lib/pq, uid, scanned into interface{}: no id survives encoding/json (base64)');
+check_client('lib/pq', sub { ($go, 'pq', $url, @_) }, 1);
+
+$node->stop;
+done_testing();
