@@ -38,6 +38,8 @@ push @missing, 'node (nodejs)' unless on_path('node');
 push @missing, 'asyncpg and SQLAlchemy (python3-asyncpg, python3-sqlalchemy)'
   if system($python, '-c', 'import asyncpg, sqlalchemy.ext.asyncio') != 0;
 push @missing, 'psycopg 3 (python3-psycopg)' if system($python, '-c', 'import psycopg') != 0;
+push @missing, 'ActiveRecord and ruby-pg (ruby-activerecord, ruby-pg)'
+  unless on_path('ruby') && system('ruby', '-e', 'require "active_record"; require "pg"') == 0;
 push @missing, 'Go (golang-go)' unless on_path('go');
 for my $pkg (qw(github.com/jackc/pgx/v4 github.com/lib/pq))
 {
@@ -167,6 +169,14 @@ check_client('pgx v4', sub { ($go, 'pgx', $url, @_) }, 0,
 my $pq = drive('lib/pq', sub { ($go, 'pq', $url, @_) }, 'orders', 0);
 is($pq->{exact}, 0, 'lib/pq, uid, scanned into interface{}: no id survives encoding/json (base64)');
 check_client('lib/pq', sub { ($go, 'pq', $url, @_) }, 1);
+
+my $dumps = PostgreSQL::Test::Utils::tempdir('activerecord');
+check_client('ActiveRecord 6.1',
+	sub { ('ruby', "$clients/ruby/oid_activerecord.rb", $url, @_, $dumps) }, 1,
+	qw(no_oid_warning schema_rb));
+check_client('ruby-pg, binary results',
+	sub { ('ruby', "$clients/ruby/oid_pg.rb", $url, @_) }, 1,
+	qw(read lookup update delete json no_warning));
 
 $node->stop;
 done_testing();
