@@ -40,7 +40,12 @@ push @missing, 'asyncpg and SQLAlchemy (python3-asyncpg, python3-sqlalchemy)'
 push @missing, 'psycopg 3 (python3-psycopg)' if system($python, '-c', 'import psycopg') != 0;
 push @missing, 'ActiveRecord and ruby-pg (ruby-activerecord, ruby-pg)'
   unless on_path('ruby') && system('ruby', '-e', 'require "active_record"; require "pg"') == 0;
+push @missing, 'javac (default-jdk-headless)' unless on_path('javac');
+push @missing, 'PgJDBC (libpostgresql-jdbc-java)' unless -f '/usr/share/java/postgresql.jar';
 push @missing, 'Go (golang-go)' unless on_path('go');
+push @missing, 'cargo (cargo, rustc)' unless -x '/usr/bin/cargo';
+push @missing, 'tokio-postgres and tokio (librust-tokio-postgres-dev, librust-tokio-dev)'
+  unless glob('/usr/share/cargo/registry/tokio-postgres-0.7*') && glob('/usr/share/cargo/registry/tokio-1.*');
 for my $pkg (qw(github.com/jackc/pgx/v4 github.com/lib/pq))
 {
 	push @missing, "$pkg (golang-github-jackc-pgx-v4-dev, golang-github-lib-pq-dev)"
@@ -58,18 +63,11 @@ $node->safe_psql('postgres', q{
 });
 
 # The Go client, built from Debian's packaged sources (GOPATH mode, no
-# network), once per version of its source: in /var/cache/uid-clients
-# (test/deps.sh makes it) where it can write, else in a temporary directory
+# network), once per version of its source (cached_build)
 sub go_client
 {
 	my $src = "$clients/go/oid_clients.go";
-	open my $fh, '<', $src or die "$src: $!";
-	binmode $fh;
-	my $sum = Digest::SHA->new(256)->addfile($fh)->hexdigest;
-	close $fh;
-	my $cache = '/var/cache/uid-clients';
-	$cache = PostgreSQL::Test::Utils::tempdir('go') unless -d $cache && -w $cache;
-	my $bin = "$cache/oid_clients-" . substr($sum, 0, 16);
+	my ($cache, $bin) = cached_build('go', $src);
 	return $bin if -x $bin;
 	local $ENV{GO111MODULE} = 'off';
 	local $ENV{GOPATH}      = '/usr/share/gocode';
@@ -78,6 +76,40 @@ sub go_client
 	run_cmd('go build test/clients/go/oid_clients.go', 'go', 'build', '-o', "$bin.tmp", $src);
 	rename "$bin.tmp", $bin;
 	return $bin;
+}
+
+# The Rust client, built by Debian's cargo from Debian's packaged crates
+# (/usr/share/cargo/registry as the only source, offline, as debcargo
+# builds), once per version of its source, as the Go client
+sub rust_client
+{
+	my $dir = "$clients/rust";
+	my ($cache, $bin) = cached_build('rust', map { "$dir/$_" } qw(Cargo.toml Cargo.lock src/main.rs));
+	return $bin if -x $bin;
+	my $home = PostgreSQL::Test::Utils::tempdir('cargo');
+	open my $fh, '>', "$home/config.toml" or die $!;
+	print $fh qq{[source.crates-io]\nreplace-with = "debian"\n}
+	  . qq{[source.debian]\ndirectory = "/usr/share/cargo/registry"\n[net]\noffline = true\n};
+	close $fh;
+	local $ENV{CARGO_HOME}       = $home;
+	local $ENV{CARGO_TARGET_DIR} = "$cache/rust-target";
+	run_cmd('cargo build test/clients/rust', '/usr/bin/cargo', 'build', '--release', '--offline', '--locked',
+		'--manifest-path', "$dir/Cargo.toml");
+	rename "$cache/rust-target/release/oid_tokio_postgres", $bin;
+	return $bin;
+}
+
+# (the cache directory, the path of the build of FILES): the build is named
+# by the checksum of its sources, kept in /var/cache/uid-clients (test/deps.sh
+# makes it) where the test can write, else in a temporary directory
+sub cached_build
+{
+	my ($name, @files) = @_;
+	my $sha = Digest::SHA->new(256);
+	$sha->addfile($_, 'b') for @files;
+	my $cache = '/var/cache/uid-clients';
+	$cache = PostgreSQL::Test::Utils::tempdir($name) unless -d $cache && -w $cache;
+	return ($cache, "$cache/$name-" . substr($sha->hexdigest, 0, 16));
 }
 
 # runs a command; returns its stdout, or fails the test
@@ -177,6 +209,20 @@ check_client('ActiveRecord 6.1',
 check_client('ruby-pg, binary results',
 	sub { ('ruby', "$clients/ruby/oid_pg.rb", $url, @_) }, 1,
 	qw(read lookup update delete json no_warning));
+
+# PgJDBC: without the set-up the type's OID is in binaryTransferEnable
+my $classes = PostgreSQL::Test::Utils::tempdir('jdbc');
+run_cmd('javac OidBinary.java', 'javac', '-J-Xmx256m', '-d', $classes, "$clients/jdbc/OidBinary.java");
+check_client('PgJDBC, binaryTransferEnable',
+	sub {
+		('java', '-Xmx256m', '-XX:TieredStopAtLevel=1', '-cp', "$classes:/usr/share/java/postgresql.jar",
+			'OidBinary', "jdbc:postgresql://127.0.0.1:$port/postgres", @_)
+	}, 0,
+	qw(read));
+
+my $rust = rust_client();
+check_client('tokio-postgres 0.7', sub { ($rust, $dsn, @_) }, 0,
+	qw(read lookup update delete read_seeded));
 
 $node->stop;
 done_testing();
