@@ -73,7 +73,7 @@ sub go_client
 	local $ENV{GOPATH}      = '/usr/share/gocode';
 	local $ENV{GOPROXY}     = 'off';
 	local $ENV{GOCACHE}     = "$cache/go-build";
-	run_cmd('go build test/clients/go/oid_clients.go', 'go', 'build', '-o', "$bin.tmp", $src);
+	run_client('go build test/clients/go/oid_clients.go', 'go', 'build', '-o', "$bin.tmp", $src);
 	rename "$bin.tmp", $bin;
 	return $bin;
 }
@@ -93,7 +93,7 @@ sub rust_client
 	close $fh;
 	local $ENV{CARGO_HOME}       = $home;
 	local $ENV{CARGO_TARGET_DIR} = "$cache/rust-target";
-	run_cmd('cargo build test/clients/rust', '/usr/bin/cargo', 'build', '--release', '--offline', '--locked',
+	run_client('cargo build test/clients/rust', '/usr/bin/cargo', 'build', '--release', '--offline', '--locked',
 		'--manifest-path', "$dir/Cargo.toml");
 	rename "$cache/rust-target/release/oid_tokio_postgres", $bin;
 	return $bin;
@@ -110,16 +110,6 @@ sub cached_build
 	my $cache = '/var/cache/uid-clients';
 	$cache = PostgreSQL::Test::Utils::tempdir($name) unless -d $cache && -w $cache;
 	return ($cache, "$cache/$name-" . substr($sha->hexdigest, 0, 16));
-}
-
-# runs a command; returns its stdout, or fails the test
-sub run_cmd
-{
-	my ($what, @cmd) = @_;
-	my ($out, $err) = ('', '');
-	my $ok = IPC::Run::run(\@cmd, '<', \undef, '>', \$out, '2>', \$err);
-	ok($ok, "$what ran") or diag("stdout: " . substr($out, 0, 2000) . "\nstderr: " . substr($err, 0, 4000));
-	return $out;
 }
 
 # JSON.parse of the application's JSON: { item => [ String(id), typeof id ] }
@@ -142,7 +132,7 @@ sub drive
 	});
 	my %truth = map { split /\|/ } split /\n/,
 	  $node->safe_psql('postgres', "SELECT item, id::text FROM $table WHERE item LIKE 'seed %'");
-	my $out = run_cmd("$name against $table, set-up $fix", $cmd->($table, $fix));
+	my $out = run_client("$name against $table, set-up $fix", $cmd->($table, $fix));
 	my $r = eval { decode_json($out) } // { steps => {}, json => '[]' };
 	my $ids = parsed_by_node($r->{json});
 	my %types = map { ($_->[1] => 1) } values %$ids;
@@ -212,7 +202,7 @@ check_client('ruby-pg, binary results',
 
 # PgJDBC: without the set-up the type's OID is in binaryTransferEnable
 my $classes = PostgreSQL::Test::Utils::tempdir('jdbc');
-run_cmd('javac OidBinary.java', 'javac', '-J-Xmx256m', '-d', $classes, "$clients/jdbc/OidBinary.java");
+run_client('javac OidBinary.java', 'javac', '-J-Xmx256m', '-d', $classes, "$clients/jdbc/OidBinary.java");
 check_client('PgJDBC, binaryTransferEnable',
 	sub {
 		('java', '-Xmx256m', '-XX:TieredStopAtLevel=1', '-cp', "$classes:/usr/share/java/postgresql.jar",

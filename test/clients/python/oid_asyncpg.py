@@ -8,13 +8,14 @@
 #
 #   python3 oid_asyncpg.py DSN TABLE FIX(0|1)
 import asyncio
-import json
 import sys
 
 import asyncpg
 from sqlalchemy import BigInteger, Column, Text, event, select
 from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from sqlalchemy.orm import declarative_base
+
+from oid_report import error_text, print_report
 
 dsn, table, fix = sys.argv[1], sys.argv[2], sys.argv[3] == '1'
 steps = {}
@@ -39,7 +40,7 @@ async def step(name, coro):
         steps[name] = 'ok'
         return result
     except Exception as e:  # the client's own error is the outcome
-        steps[name] = f'{type(e).__name__}: {e}'.splitlines()[0]
+        steps[name] = error_text(e)
         return None
 
 
@@ -106,9 +107,4 @@ async def orm():
 
 asyncio.run(plain())
 asyncio.run(orm())
-try:
-    out = json.dumps(rows)
-except TypeError as e:
-    steps['json'] = f'TypeError: {e}'
-    out = '[]'
-print(json.dumps({'steps': steps, 'json': out}))
+print_report(steps, rows)

@@ -4,12 +4,13 @@
 # JSON (json.dumps) of the rows the test seeded.
 #
 #   python3 oid_psycopg.py DSN TABLE FIX(0|1)
-import json
 import sys
 
 import psycopg
 from psycopg.types import TypeInfo
 from psycopg.types.numeric import Int8BinaryLoader
+
+from oid_report import error_text, print_report
 
 dsn, table, fix = sys.argv[1], sys.argv[2], sys.argv[3] == '1'
 steps = {}
@@ -28,7 +29,7 @@ def step(name, fn):
         steps[name] = 'ok'
         return result
     except Exception as e:  # the client's own error is the outcome
-        steps[name] = f'{type(e).__name__}: {e}'.splitlines()[0]
+        steps[name] = error_text(e)
         return None
 
 
@@ -58,9 +59,4 @@ for n, conv in (('', None), ('_int', int), ('_str', str)):
     step('delete' + n, lambda: cur.execute(f'DELETE FROM {table} WHERE id = %s', (p,)))
 rows = step('read_seeded', lambda: [
     {'item': r[0], 'id': r[1]} for r in cur.execute(f"SELECT item, id FROM {table} WHERE item LIKE 'seed %'")])
-try:
-    out = json.dumps(rows)
-except TypeError as e:
-    steps['json'] = f'TypeError: {e}'
-    out = '[]'
-print(json.dumps({'steps': steps, 'json': out}))
+print_report(steps, rows)

@@ -7,19 +7,12 @@
 #
 #   ruby oid_activerecord.rb URL TABLE FIX(0|1) DUMPDIR
 require 'json'
+require_relative 'oid_steps'
 require 'stringio'
 require 'active_record'
 
 url, table, fix, dumpdir = ARGV[0], ARGV[1], ARGV[2] == '1', ARGV[3]
-steps = {}
-step = lambda do |name, &blk|
-  r = blk.call
-  steps[name] = 'ok'
-  r
-rescue StandardError => e
-  steps[name] = "#{e.class}: #{e.message.lines.first&.chomp}"
-  nil
-end
+step = OidSteps.new
 
 if fix
   # the set-up, in config/initializers/uid.rb: the uid type by its name,
@@ -55,7 +48,7 @@ o = step.call('insert') { Order.create!(item: 'activerecord') }
 id = step.call('read') { Order.where(item: 'activerecord').pick(:id) }
 if id
   found = step.call('lookup') { Order.find(id) }
-  steps['lookup'] = "found #{found.item}" if found && found.item != 'activerecord'
+  step['lookup'] = "found #{found.item}" if found && found.item != 'activerecord'
   step.call('update') { Order.find(id).update!(item: 'activerecord updated') }
   step.call('lookup_where') { Order.where(id: id).first! }
   step.call('delete') { Order.find(id).destroy! }
@@ -64,7 +57,7 @@ rows = step.call('read_seeded') { Order.where("item LIKE 'seed %'").select(:item
 json = rows.map { |r| { item: r.item, id: r.id } }.to_json
 
 $stderr = STDERR
-steps['no_oid_warning'] = warnings.string =~ /unknown OID/ ? warnings.string.lines.grep(/unknown OID/).first.chomp : 'ok'
+step['no_oid_warning'] = warnings.string =~ /unknown OID/ ? warnings.string.lines.grep(/unknown OID/).first.chomp : 'ok'
 
 # schema.rb, the default schema format, dumped and loaded into a new
 # database (db:schema:dump, db:schema:load): the id's type it builds
@@ -97,4 +90,4 @@ if fix
     raise "no uid column in structure.sql" unless text =~ /CREATE TABLE public\.#{table} \(\s*id public\.uid/
   end
 end
-puts({ steps: steps, json: json }.to_json)
+puts step.report(json)

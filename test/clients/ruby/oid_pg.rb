@@ -5,19 +5,12 @@
 #
 #   ruby oid_pg.rb URL TABLE FIX(0|1)
 require 'json'
+require_relative 'oid_steps'
 require 'stringio'
 require 'pg'
 
 url, table, fix = ARGV[0], ARGV[1], ARGV[2] == '1'
-steps = {}
-step = lambda do |name, &blk|
-  r = blk.call
-  steps[name] = 'ok'
-  r
-rescue StandardError => e
-  steps[name] = "#{e.class}: #{e.message.lines.first&.chomp}"
-  nil
-end
+step = OidSteps.new
 
 # the set-up: the uid type's binary form is bigint's; decoded to the id's
 # text, as a string, so that to_json keeps every digit
@@ -42,10 +35,10 @@ q = ->(sql, *params) { conn.exec_params(sql, params, 1).map_types!(results) }
 item = 'ruby-pg'
 step.call('insert') { q.call("INSERT INTO #{table} (item) VALUES ($1) RETURNING id", item) }
 id = step.call('read') { q.call("SELECT id FROM #{table} WHERE item = $1", item).getvalue(0, 0) }
-steps['read'] = "a #{id.bytesize}-byte String, not the id's digits" if id.is_a?(String) && id !~ /\A\d+\z/
+step['read'] = "a #{id.bytesize}-byte String, not the id's digits" if id.is_a?(String) && id !~ /\A\d+\z/
 if id
   found = step.call('lookup') { q.call("SELECT item FROM #{table} WHERE id = $1", id).getvalue(0, 0) }
-  steps['lookup'] = "found #{found.inspect}" if found && found != item
+  step['lookup'] = "found #{found.inspect}" if found && found != item
   step.call('update') { q.call("UPDATE #{table} SET item = item || ' updated' WHERE id = $1", id) }
   step.call('delete') { q.call("DELETE FROM #{table} WHERE id = $1", id) }
 end
@@ -55,5 +48,5 @@ json = step.call('json') { rows.to_json } || '[]'
 $stderr = warnings
 conn.exec("SELECT id FROM #{table} LIMIT 1").map_types!(PG::BasicTypeMapForResults.new(conn, registry: registry)).values
 $stderr = STDERR
-steps['no_warning'] = warnings.string.empty? ? 'ok' : warnings.string.lines.first.chomp
-puts({ steps: steps, json: json }.to_json)
+step['no_warning'] = warnings.string.empty? ? 'ok' : warnings.string.lines.first.chomp
+puts step.report(json)
