@@ -12,7 +12,11 @@
 #                            adopted sequences (TAP 120: Hibernate with the
 #                            JDBC driver and a JDK, PHP PDO, Perl DBD::Pg) and
 #                            of the uid type (TAP 121: those, node-postgres
-#                            and psycopg2), spin for the lease model
+#                            and psycopg2; TAP 122, the clients that type a
+#                            column by its OID: asyncpg with SQLAlchemy,
+#                            psycopg 3, Go's pgx v4 and lib/pq, ActiveRecord
+#                            6.1, ruby-pg, PgJDBC, Rust's tokio-postgres),
+#                            spin for the lease model
 #                            (test/model), what test/build-pg.sh needs to
 #                            build PostgreSQL 16 to 19 from source (bison,
 #                            flex, zlib headers), and what
@@ -49,7 +53,14 @@ apt-get install -y -q --no-install-recommends "${demo_packages[@]}" \
 	patroni python3-etcd etcd-server pgbouncer spin \
 	libhibernate3-java libjavassist-java libslf4j-java libpostgresql-jdbc-java \
 	default-jdk-headless php-cli php-pgsql libdbd-pg-perl \
-	nodejs python3-psycopg2
+	nodejs python3-psycopg2 \
+	python3-asyncpg python3-sqlalchemy python3-psycopg \
+	golang-go golang-github-jackc-pgx-v4-dev golang-github-lib-pq-dev \
+	ruby-activerecord ruby-pg \
+	cargo rustc librust-tokio-postgres-dev librust-tokio-dev
+# TAP 122 keeps its Go and Rust builds (and their build caches) here, keyed by the
+# source's checksum, for the test's user: a clone's first run builds it
+install -d -o postgres -g postgres /var/cache/uid-clients
 # node-postgres (TAP 121): Debian's node-pg, which needs Debian's nodejs;
 # where another nodejs is installed (NodeSource's, which Debian's node-*
 # packages do not accept), npm's pg into /var/cache/uid-npm, where the test

@@ -127,7 +127,7 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	# every version's log shows each file's time), so that, UID_TAP_JOBS
 	# at once, the files that start last are short ones.
 	tap_files() {
-		local slow=" 024_store_failover.pl 028_tenure_ledger.pl 021_lease_remote.pl 029_static_registration.pl 026_lease_memory.pl 064_patroni_shared_id.pl 074_lease_store_sessions.pl 120_adopt_clients.pl 050_uuid7.pl 020_lease_local.pl 003_crash_clock.pl 005_hwm_floors.pl " f
+		local slow=" 024_store_failover.pl 122_id_type_oid_clients.pl 028_tenure_ledger.pl 021_lease_remote.pl 029_static_registration.pl 026_lease_memory.pl 064_patroni_shared_id.pl 074_lease_store_sessions.pl 120_adopt_clients.pl 050_uuid7.pl 020_lease_local.pl 003_crash_clock.pl 005_hwm_floors.pl " f
 		for f in $slow; do [ ! -f "test/t/$f" ] || echo "test/t/$f"; done
 		for f in test/t/*.pl; do [[ "$slow" == *" ${f#test/t/} "* ]] || echo "$f"; done
 	}

@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- The uid type's own comparison operators (src/id_type.c)
+-- The uid type's own comparison operators (src/forms/id_type.c)
 -- ---------------------------------------------------------------------------
 
 -- Why: a comparison that reaches bigint's operator through the cast
@@ -12,7 +12,7 @@
 -- equally good operators) and numeric, and they live in pg_catalog, which
 -- is searched before every schema of the search path unless a path names
 -- it later (docs/security.md).  Their functions are entry points of uid's
--- library (src/id_type.c says why not LANGUAGE internal) in the extension's
+-- library (src/forms/id_type.c says why not LANGUAGE internal) in the extension's
 -- schema: an operator calls its function by OID, so its schema does not
 -- matter.  Each function's planner support turns the comparison back into
 -- bigint's while planning, so plans are bigint's.

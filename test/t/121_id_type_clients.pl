@@ -75,16 +75,6 @@ sub truth
 	return \%t;
 }
 
-# runs a client program; returns its stdout, or fails the test
-sub run_client
-{
-	my ($what, @cmd) = @_;
-	my ($out, $err) = ('', '');
-	my $ok = IPC::Run::run(\@cmd, '<', \undef, '>', \$out, '2>', \$err);
-	ok($ok, "$what ran") or diag("stdout: " . substr($out, 0, 2000) . "\nstderr: " . substr($err, 0, 4000));
-	return $out;
-}
-
 # ---------------------------------------------------------------------------
 # node-postgres
 # ---------------------------------------------------------------------------

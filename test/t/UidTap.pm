@@ -40,7 +40,8 @@ use IPC::Run;
 use UidCluster;
 
 our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_writer conninfo insert_on_all
-  write_hwm_v1 kill9_all uid_epoch_ms on_path hibernate_jars missing_jvm_php_perl_clients skip_unless_installed);
+  write_hwm_v1 kill9_all uid_epoch_ms on_path hibernate_jars missing_jvm_php_perl_clients skip_unless_installed
+  run_client);
 
 our $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -96,6 +97,17 @@ sub skip_unless_installed
 	plan skip_all => "not installed: $list (test/deps.sh installs them)"
 	  unless $ENV{UID_REQUIRE_ENGINES};
 	BAIL_OUT("not installed: $list");
+}
+
+# Runs a client program (TAP 121, 122): returns its stdout, or fails the
+# test with its output
+sub run_client
+{
+	my ($what, @cmd) = @_;
+	my ($out, $err) = ('', '');
+	my $ok = IPC::Run::run(\@cmd, '<', \undef, '>', \$out, '2>', \$err);
+	ok($ok, "$what ran") or diag("stdout: " . substr($out, 0, 2000) . "\nstderr: " . substr($err, 0, 4000));
+	return $out;
 }
 
 # 2026-01-01T00:00:00Z in ms since the Unix epoch (src/forms/decode.h)
