@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages that building and testing uid need: the
 # PostgreSQL 15 server and headers, pgTAP, pglogical (TAP 131), the Perl test modules,
-# libfaketime, postgres_exporter (TAP 100), the engines the lease store tests
+# libfaketime, postgres_exporter and sudo (TAP 100), the engines the lease store tests
 # run (Patroni, etcd, pgbouncer), the clients of adopted sequences (TAP 120:
 # Hibernate with the JDBC driver and a JDK, PHP PDO, Perl DBD::Pg) and of
 # the uid type (TAP 121: those, node-postgres and psycopg2), spin for
@@ -26,7 +26,14 @@ apt-get install -y -q --no-install-recommends \
 	patroni python3-etcd etcd-server pgbouncer spin \
 	libhibernate3-java libjavassist-java libslf4j-java libpostgresql-jdbc-java \
 	default-jdk-headless php-cli php-pgsql libdbd-pg-perl \
-	nodejs python3-psycopg2
+	nodejs python3-psycopg2 sudo
+# TAP 100 runs postgres_exporter as Debian's service does, as the OS user
+# prometheus (peer authentication over the Unix socket): the test runs as
+# postgres, which may start that one program as prometheus and nothing else
+cat >/etc/sudoers.d/uid-test-exporter <<'SUDOERS'
+postgres ALL=(prometheus) NOPASSWD:SETENV: /usr/bin/prometheus-postgres-exporter
+SUDOERS
+chmod 0440 /etc/sudoers.d/uid-test-exporter
 # node-postgres (TAP 121): Debian's node-pg, which needs Debian's nodejs;
 # where another nodejs is installed (NodeSource's, which Debian's node-*
 # packages do not accept), npm's pg into /var/cache/uid-npm, where the test
