@@ -6,6 +6,7 @@ MODULE_big  = uid
 OBJS = \
 	src/uid.o \
 	src/core/preload.o \
+	src/core/raise.o \
 	src/core/refused_settings.o \
 	src/core/generator.o \
 	src/core/topology.o \
@@ -48,10 +49,10 @@ OBJS = \
 # new in 1.3.  The scripts of released versions stay as they shipped, for
 # ALTER EXTENSION uid UPDATE from 1.0, 1.1 and 1.2 (and CREATE EXTENSION uid
 # VERSION '1.0' or '1.2').
-UID_PARTS = header generator layout id_type uuid7 time_filter lease \
+UID_PARTS = header raise generator layout id_type uuid7 time_filter lease \
 	tickets ticket_functions counters counter_functions stats stats_view \
 	text_forms typeid owner_read adopt tenure catch_up
-UID_UPGRADE_1_2_PARTS = from-1.2 id_type stats_view ticket_functions counter_functions \
+UID_UPGRADE_1_2_PARTS = from-1.2 raise id_type stats_view ticket_functions counter_functions \
 	typeid owner_read adopt tenure catch_up
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql
 DATA_built  = sql/uid--1.3.sql sql/uid--1.2--1.3.sql
@@ -146,6 +147,7 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	bash test/unit/header_names.sh $(OBJS)
 	bash test/unit/source_map.sh
 	bash test/unit/guarantees_tap.sh
+	bash test/unit/metrics_table.sh
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive) with the built install and upgrade scripts, once META.json

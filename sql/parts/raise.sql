@@ -1,0 +1,14 @@
+-- ---------------------------------------------------------------------------
+-- uid_raise() (src/core/raise.c): the errors of uid's own PL/pgSQL functions
+-- (tickets, counters) without PL/pgSQL's CONTEXT lines, which name uid's
+-- inside and nothing the caller wrote.  Also run by the upgrade from 1.2.
+-- ---------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION uid_raise(sqlstate text, message text, detail text DEFAULT NULL,
+                                     hint text DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'uid_raise'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_raise(text, text, text, text) IS
+'Raises an ERROR with this SQLSTATE, message, detail and hint (NULL: none) and no CONTEXT lines; an EXCEPTION block catches it as a RAISE. What uid''s own PL/pgSQL functions raise their errors with.';
