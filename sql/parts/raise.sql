@@ -4,8 +4,11 @@
 -- inside and nothing the caller wrote.  Also run by the upgrade from 1.2.
 -- ---------------------------------------------------------------------------
 
-CREATE OR REPLACE FUNCTION uid_raise(sqlstate text, message text, detail text DEFAULT NULL,
-                                     hint text DEFAULT NULL)
+-- Every call passes four arguments of type text (NULL::text for none): an
+-- exact match, so that no function another role creates under this name in
+-- the extension's schema (one of fewer arguments, or of other types) is
+-- picked instead.
+CREATE OR REPLACE FUNCTION uid_raise(sqlstate text, message text, detail text, hint text)
 RETURNS void
 AS 'MODULE_PATHNAME', 'uid_raise'
 LANGUAGE C VOLATILE PARALLEL SAFE;

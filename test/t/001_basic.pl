@@ -1,4 +1,5 @@
-# The foundation end to end: the extension without and with
+# The foundation end to end: the extension without (CREATE EXTENSION warns)
+# and with
 # shared_preload_libraries, DEFAULT uid_next(), read-only transactions, the
 # time and worker fields of a fresh ID, and a hot standby that must refuse to
 # generate while it still decodes.
