@@ -6,6 +6,7 @@ MODULE_big  = uid
 OBJS = \
 	src/uid.o \
 	src/core/preload.o \
+	src/core/raise.o \
 	src/core/refused_settings.o \
 	src/core/generator.o \
 	src/core/topology.o \
@@ -51,10 +52,10 @@ OBJS = \
 # versions stay as they shipped (DATA), for ALTER EXTENSION uid UPDATE from
 # 1.0 to 1.3 and CREATE EXTENSION uid VERSION '1.0', '1.2' or '1.3'; how a
 # release is cut: docs/development.md ("Cutting a release").
-UID_PARTS = header generator layout id_type id_type_ops uuid7 time_filter lease \
+UID_PARTS = header raise generator layout id_type id_type_ops uuid7 time_filter lease \
 	tickets ticket_functions counters counter_functions stats stats_view \
 	text_forms typeid owner_read adopt tenure catch_up id_type_functions name_guard
-UID_UPGRADE_1_3_PARTS = from-1.3
+UID_UPGRADE_1_3_PARTS = from-1.3 raise stats_view ticket_functions counter_functions
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
 DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql
@@ -149,6 +150,7 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	bash test/unit/header_names.sh $(OBJS)
 	bash test/unit/source_map.sh
 	bash test/unit/guarantees_tap.sh
+	bash test/unit/metrics_table.sh
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive) with the built install and upgrade scripts, once META.json

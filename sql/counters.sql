@@ -1,5 +1,5 @@
 -- Tenant-scoped counters: gap-free numbers per (tenant, prefix), PREFIX-001
-\set SHOW_CONTEXT never
+-- uid's errors carry no CONTEXT lines: psql shows them as it does by default
 
 -- err(statement): 'ok', or the SQLSTATE and message of the error it raised
 CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -225,6 +225,19 @@ SELECT count(*) AS epoch_rows FROM uid_counter.range_epoch;
 DELETE FROM uid_counter.range_epoch;
 SELECT uid_counter_unset_range('anywhere', 'NOD');
 SELECT count(*) AS epoch_rows FROM uid_counter.range_epoch;
+
+-- uid's own errors as a caller sees them: message, detail and hint, and no
+-- CONTEXT lines of uid's PL/pgSQL inside
+SELECT uid_counter_next('acme', 'bad prefix');
+SELECT uid_counter_configure('REQ', start => -1);
+-- an EXCEPTION block of the caller catches them by their condition
+DO $$
+BEGIN
+    PERFORM uid_counter_next('acme', 'bad prefix');
+EXCEPTION WHEN invalid_parameter_value THEN
+    RAISE NOTICE 'caught %: %', SQLSTATE, SQLERRM;
+END
+$$;
 
 -- leave no state behind for the tests that follow
 TRUNCATE uid_counter.counters, uid_counter.settings, uid_counter.ranges;

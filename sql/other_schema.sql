@@ -216,7 +216,7 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uuid_to_typeid', 'uuid_from_typeid',
         'uid_mask', 'uid_unmask', 'uuid7_mask', 'uuid7_unmask',
         'uid_lease_status', 'uid_lease_release', 'uid_lease_acquire', 'uid_lease_table_sql',
-        'uid_stats', 'uid_stats_1_1', 'uid_stats_reset',
+        'uid_stats', 'uid_stats_1_1', 'uid_stats_1_4', 'uid_stats_reset', 'uid_raise',
         'uid_ticket_create', 'uid_ticket_next', 'uid_ticket_next_block', 'uid_ticket_drop',
         'uid_counter_configure', 'uid_counter_set_range', 'uid_counter_unset_range',
         'uid_counter_format', 'uid_counter_grant', 'uid_counter_revoke', 'uid_counter_next',

@@ -1,5 +1,5 @@
 -- Ticket sequences: native sequences handing out node, node + nodes, ...
-\set SHOW_CONTEXT never
+-- uid's errors carry no CONTEXT lines: psql shows them as it does by default
 
 -- err(statement): 'ok', or the SQLSTATE and message of the error it raised
 CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -140,6 +140,20 @@ SELECT name, node, sequence FROM uid_tickets WHERE name = 'shared';
 SELECT uid_ticket_drop('shared');
 SELECT count(*) AS shared_left FROM uid_ticket._tickets WHERE name = 'shared';
 SELECT pg_temp.err('SELECT uid_ticket_drop(''shared'')');
+
+-- uid's own errors as a caller sees them: message, detail and hint, and no
+-- CONTEXT lines of uid's PL/pgSQL inside
+SELECT uid_ticket_next('no_such_ticket');
+SELECT uid_ticket_create('Bad Name', 1);
+SELECT * FROM uid_ticket_next_block('batch', 0);
+-- an EXCEPTION block of the caller catches them by their condition
+DO $$
+BEGIN
+    PERFORM uid_ticket_next('no_such_ticket');
+EXCEPTION WHEN undefined_object THEN
+    RAISE NOTICE 'caught %: %', SQLSTATE, SQLERRM;
+END
+$$;
 
 -- dropping removes the sequence and the metadata
 SELECT uid_ticket_drop('edge');

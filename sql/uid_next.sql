@@ -103,3 +103,14 @@ FROM uid_stats;
 -- Volatility: uid_next() is evaluated per row, never folded.
 SELECT count(DISTINCT x) FROM (SELECT uid_next() AS x FROM generate_series(1, 5)) s;
 DROP TABLE orders;
+
+-- uid_stats is for members of pg_monitor; another role is told which grant it lacks
+CREATE ROLE uid_not_monitor;
+SET ROLE uid_not_monitor;
+SELECT worker_id FROM uid_stats;
+RESET ROLE;
+GRANT pg_monitor TO uid_not_monitor;
+SET ROLE uid_not_monitor;
+SELECT count(*) AS monitor_reads FROM uid_stats;
+RESET ROLE;
+DROP ROLE uid_not_monitor;

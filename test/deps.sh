@@ -7,7 +7,7 @@
 #   bash test/deps.sh        that and what the tests need (test/run.sh,
 #                            .ci/run): pgTAP, pglogical (TAP 131), the Perl
 #                            test modules, libfaketime, postgres_exporter
-#                            (TAP 100), the engines the lease store tests run
+#                            and sudo (TAP 100), the engines the lease store tests run
 #                            (Patroni, etcd, pgbouncer), the clients of
 #                            adopted sequences (TAP 120: Hibernate with the
 #                            JDBC driver and a JDK, PHP PDO, Perl DBD::Pg) and
@@ -57,10 +57,17 @@ apt-get install -y -q --no-install-recommends "${demo_packages[@]}" \
 	python3-asyncpg python3-sqlalchemy python3-psycopg \
 	golang-go golang-github-jackc-pgx-v4-dev golang-github-lib-pq-dev \
 	ruby-activerecord ruby-pg \
-	cargo rustc librust-tokio-postgres-dev librust-tokio-dev
+	cargo rustc librust-tokio-postgres-dev librust-tokio-dev sudo
 # TAP 122 keeps its Go and Rust builds (and their build caches) here, keyed by the
 # source's checksum, for the test's user: a clone's first run builds it
 install -d -o postgres -g postgres /var/cache/uid-clients
+# TAP 100 runs postgres_exporter as Debian's service does, as the OS user
+# prometheus (peer authentication over the Unix socket): the test runs as
+# postgres, which may start that one program as prometheus and nothing else
+cat >/etc/sudoers.d/uid-test-exporter <<'SUDOERS'
+postgres ALL=(prometheus) NOPASSWD:SETENV: /usr/bin/prometheus-postgres-exporter
+SUDOERS
+chmod 0440 /etc/sudoers.d/uid-test-exporter
 # node-postgres (TAP 121): Debian's node-pg, which needs Debian's nodejs;
 # where another nodejs is installed (NodeSource's, which Debian's node-*
 # packages do not accept), npm's pg into /var/cache/uid-npm, where the test

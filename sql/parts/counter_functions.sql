@@ -4,6 +4,53 @@
 -- objects: the upgrade from 1.2 runs this file too.
 -- ---------------------------------------------------------------------------
 
+-- Argument checks shared by the counter functions.
+CREATE OR REPLACE FUNCTION uid_counter._check_prefix(prefix text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF $1 IS NULL THEN
+        PERFORM @extschema@.uid_raise('22004'::text,
+            'counter prefix must not be NULL'::text,
+            NULL::text,
+            NULL::text);
+    END IF;
+    IF $1 OPERATOR(pg_catalog.!~) '^[A-Z][A-Z0-9_]{0,15}$' THEN
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid counter prefix: %s', pg_catalog.quote_literal($1)),
+            NULL::text,
+            'A prefix is 1 to 16 characters: an upper-case letter, then upper-case letters, digits or "_".'::text);
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._check_prefix(text) IS
+'Raises 22004 for NULL and 22023 for an invalid counter prefix.';
+
+CREATE OR REPLACE FUNCTION uid_counter._check_tenant(tenant text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF $1 IS NULL THEN
+        PERFORM @extschema@.uid_raise('22004'::text,
+            'counter tenant must not be NULL'::text,
+            NULL::text,
+            NULL::text);
+    END IF;
+    IF $1 OPERATOR(pg_catalog.!~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid counter tenant: %s', pg_catalog.quote_literal($1)),
+            NULL::text,
+            'A tenant is 1 to 63 characters: a letter or digit, then letters, digits or "_", ".", ":", "@", "-".'::text);
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._check_tenant(text) IS
+'Raises 22004 for NULL and 22023 for an invalid tenant.';
+
 -- A grant names its role by name and OID, and holds only while both match
 -- a role of this server: a role dropped and created again under the same
 -- name has a new OID and no grant.  The role is stored as a name, not as
@@ -96,12 +143,12 @@ BEGIN
                             WHERE g.tenant OPERATOR(pg_catalog.=) ANY (ARRAY[c_tenant, '*'])
                               AND g.prefix OPERATOR(pg_catalog.=) ANY (ARRAY[c_prefix, '*'])
                               AND pg_catalog.pg_has_role(c_caller, r.oid, 'USAGE'))) THEN
-        RAISE EXCEPTION 'permission denied for counter % of tenant %', c_prefix, pg_catalog.quote_literal(c_tenant)
-            USING ERRCODE = '42501',
-                  DETAIL = pg_catalog.format('Role %s holds no grant of tenant %s and prefix %s.',
+        PERFORM @extschema@.uid_raise('42501'::text,
+            pg_catalog.format('permission denied for counter %s of tenant %s', c_prefix, pg_catalog.quote_literal(c_tenant)),
+            pg_catalog.format('Role %s holds no grant of tenant %s and prefix %s.',
                                              coalesce(pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(c_caller)), 'NULL'),
                                              pg_catalog.quote_literal(c_tenant), c_prefix),
-                  HINT = 'An administrator grants it with uid_counter_grant(tenant, role[, prefix]).';
+            'An administrator grants it with uid_counter_grant(tenant, role[, prefix]).'::text);
     END IF;
 
     -- ranges may not change under us (see the header of this part)
@@ -135,11 +182,10 @@ BEGIN
     IF NOT FOUND THEN
         IF EXISTS (SELECT 1 FROM uid_counter.ranges r
                    WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix) THEN
-            RAISE EXCEPTION 'tenant % has no range of counter prefix %',
-                    pg_catalog.quote_literal(c_tenant), c_prefix
-                USING ERRCODE = '55000',
-                      DETAIL = 'Other tenants own ranges of this prefix, so every tenant drawing from it needs one.',
-                      HINT = 'Give the tenant a range with uid_counter_set_range().';
+            PERFORM @extschema@.uid_raise('55000'::text,
+                pg_catalog.format('tenant %s has no range of counter prefix %s', pg_catalog.quote_literal(c_tenant), c_prefix),
+                'Other tenants own ranges of this prefix, so every tenant drawing from it needs one.'::text,
+                'Give the tenant a range with uid_counter_set_range().'::text);
         END IF;
         r_lo := 0;
         r_hi := 9223372036854775806;
@@ -152,22 +198,22 @@ BEGIN
                          NULLIF(pg_catalog.current_setting('uid.counter_node', true), '') END;
     IF refused THEN
         here := NULLIF(pg_catalog.current_setting('uid.counter_node', true), '');
-        RAISE EXCEPTION 'counter %/% is not this server''s to draw from', c_prefix, c_tenant
-            USING ERRCODE = 'UID06',
-                  DETAIL = CASE WHEN r_node IS NOT NULL
+        PERFORM @extschema@.uid_raise('UID06'::text,
+            pg_catalog.format('counter %s/%s is not this server''s to draw from', c_prefix, c_tenant),
+            CASE WHEN r_node IS NOT NULL
                                 THEN pg_catalog.format('Its range belongs to node %s; uid.counter_node is %s.',
                                                        pg_catalog.quote_literal(r_node),
                                                        coalesce(pg_catalog.quote_literal(here), 'not set'))
                                 ELSE 'uid_counter.counters receives replicated changes from another server (a subscription of this database lists it), so numbers drawn here could be drawn there too.' END,
-                  HINT = 'Draw on the server that owns the counter. To draw on several servers, give each its own tenant and range: set uid.counter_node on each server and uid_counter_set_range(tenant, prefix, lo, hi, node => ...); or leave schema uid_counter out of the publication.';
+            'Draw on the server that owns the counter. To draw on several servers, give each its own tenant and range: set uid.counter_node on each server and uid_counter_set_range(tenant, prefix, lo, hi, node => ...); or leave schema uid_counter out of the publication.'::text);
     END IF;
 
     v_start := greatest(v_start, r_lo);
     IF v_start OPERATOR(pg_catalog.>) r_hi THEN
-        RAISE EXCEPTION 'counter %/% cannot start at % beyond the end of its range %',
-                c_prefix, c_tenant, v_start, r_hi
-            USING ERRCODE = '2200H',
-                  HINT = 'Lower the start with uid_counter_configure() or widen the range with uid_counter_set_range().';
+        PERFORM @extschema@.uid_raise('2200H'::text,
+            pg_catalog.format('counter %s/%s cannot start at %s beyond the end of its range %s', c_prefix, c_tenant, v_start, r_hi),
+            NULL::text,
+            'Lower the start with uid_counter_configure() or widen the range with uid_counter_set_range().'::text);
     END IF;
 
     INSERT INTO uid_counter.counters AS c (prefix, tenant, first_value, last_value)
@@ -178,9 +224,10 @@ BEGIN
 
     IF v OPERATOR(pg_catalog.>) r_hi THEN
         -- the error undoes the update: nothing is used up
-        RAISE EXCEPTION 'counter %/% reached the end of its range (%)', c_prefix, c_tenant, r_hi
-            USING ERRCODE = '2200H',
-                  HINT = 'Widen the tenant''s range with uid_counter_set_range().';
+        PERFORM @extschema@.uid_raise('2200H'::text,
+            pg_catalog.format('counter %s/%s reached the end of its range (%s)', c_prefix, c_tenant, r_hi),
+            NULL::text,
+            'Widen the tenant''s range with uid_counter_set_range().'::text);
     END IF;
 
     -- uid_counter_format(), written out: a SECURITY DEFINER function calls
@@ -247,8 +294,10 @@ BEGIN
         PERFORM uid_counter._check_prefix($3);
     END IF;
     IF $2 IS NULL THEN
-        RAISE EXCEPTION 'counter grant role must not be NULL'
-            USING ERRCODE = '22004';
+        PERFORM @extschema@.uid_raise('22004'::text,
+            'counter grant role must not be NULL'::text,
+            NULL::text,
+            NULL::text);
     END IF;
 END
 $$;
@@ -358,9 +407,10 @@ DECLARE
     bound text := saved;
 BEGIN
     IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
-        RAISE EXCEPTION 'counter ranges can only be changed in a READ COMMITTED transaction'
-            USING ERRCODE = '25000',
-                  HINT = 'The checks must see every number issued so far; run the call at the default isolation level.';
+        PERFORM @extschema@.uid_raise('25000'::text,
+            'counter ranges can only be changed in a READ COMMITTED transaction'::text,
+            NULL::text,
+            'The checks must see every number issued so far; run the call at the default isolation level.'::text);
     END IF;
     IF saved OPERATOR(pg_catalog.=) '0' THEN
         bound := '5s';
@@ -369,10 +419,10 @@ BEGIN
         PERFORM pg_catalog.set_config('lock_timeout', bound, true);
         LOCK TABLE uid_counter.ranges IN EXCLUSIVE MODE;
     EXCEPTION WHEN lock_not_available THEN
-        RAISE EXCEPTION '%: counter ranges are in use by a transaction that drew a number', $1
-            USING ERRCODE = '55P03',
-                  DETAIL = pg_catalog.format('Waited %s (lock_timeout, or 5s when it is 0) for the transactions that called uid_counter_next() to end; nothing was changed.', bound),
-                  HINT = 'Retry; pg_locks shows the sessions that hold uid_counter.ranges. SET lock_timeout to wait longer.';
+        PERFORM @extschema@.uid_raise('55P03'::text,
+            pg_catalog.format('%s: counter ranges are in use by a transaction that drew a number', $1),
+            pg_catalog.format('Waited %s (lock_timeout, or 5s when it is 0) for the transactions that called uid_counter_next() to end; nothing was changed.', bound),
+            'Retry; pg_locks shows the sessions that hold uid_counter.ranges. SET lock_timeout to wait longer.'::text);
     END;
     PERFORM pg_catalog.set_config('lock_timeout', saved, true);
 END
@@ -400,14 +450,16 @@ BEGIN
         PERFORM uid_counter._check_tenant(c_tenant);
     END IF;
     IF c_start OPERATOR(pg_catalog.<) 0 OR c_start OPERATOR(pg_catalog.>) 9223372036854775806 THEN
-        RAISE EXCEPTION 'invalid counter start: %', c_start
-            USING ERRCODE = '22023',
-                  HINT = 'start is the first number issued, 0 to 9223372036854775806; NULL falls back.';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid counter start: %s', c_start),
+            NULL::text,
+            'start is the first number issued, 0 to 9223372036854775806; NULL falls back.'::text);
     END IF;
     IF c_width OPERATOR(pg_catalog.<) 1 OR c_width OPERATOR(pg_catalog.>) 19 THEN
-        RAISE EXCEPTION 'invalid counter width: %', c_width
-            USING ERRCODE = '22023',
-                  HINT = 'width is the number of digits numbers are zero-padded to, 1 to 19; NULL falls back.';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid counter width: %s', c_width),
+            NULL::text,
+            'width is the number of digits numbers are zero-padded to, 1 to 19; NULL falls back.'::text);
     END IF;
 
     IF c_start IS NULL AND c_width IS NULL THEN
@@ -442,15 +494,17 @@ BEGIN
     PERFORM uid_counter._check_tenant(c_tenant);
     PERFORM uid_counter._check_prefix(c_prefix);
     IF c_node OPERATOR(pg_catalog.!~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
-        RAISE EXCEPTION 'invalid counter node: %', pg_catalog.quote_literal(c_node)
-            USING ERRCODE = '22023',
-                  HINT = 'A node is a server''s uid.counter_node: 1 to 63 characters, a letter or digit, then letters, digits or "_", ".", ":", "@", "-"; NULL for none.';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid counter node: %s', pg_catalog.quote_literal(c_node)),
+            NULL::text,
+            'A node is a server''s uid.counter_node: 1 to 63 characters, a letter or digit, then letters, digits or "_", ".", ":", "@", "-"; NULL for none.'::text);
     END IF;
     IF c_lo IS NULL OR c_hi IS NULL OR c_lo OPERATOR(pg_catalog.<) 0
        OR c_hi OPERATOR(pg_catalog.>) 9223372036854775806 OR c_lo OPERATOR(pg_catalog.>) c_hi THEN
-        RAISE EXCEPTION 'invalid counter range: [%, %]', coalesce(c_lo::text, 'NULL'), coalesce(c_hi::text, 'NULL')
-            USING ERRCODE = '22023',
-                  HINT = 'A range is lo <= hi, both between 0 and 9223372036854775806.';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid counter range: [%s, %s]', coalesce(c_lo::text, 'NULL'), coalesce(c_hi::text, 'NULL')),
+            NULL::text,
+            'A range is lo <= hi, both between 0 and 9223372036854775806.'::text);
     END IF;
     -- READ COMMITTED; waits (bounded) for counter calls in flight; new ones
     -- wait for our commit
@@ -461,11 +515,10 @@ BEGIN
      WHERE c.prefix OPERATOR(pg_catalog.=) c_prefix AND c.tenant OPERATOR(pg_catalog.=) c_tenant;
     IF FOUND AND (other.first_value OPERATOR(pg_catalog.<) c_lo
                   OR other.last_value OPERATOR(pg_catalog.>) c_hi) THEN
-        RAISE EXCEPTION 'range [%, %] does not contain the numbers tenant % already issued of prefix %',
-                c_lo, c_hi, pg_catalog.quote_literal(c_tenant), c_prefix
-            USING ERRCODE = '22023',
-                  DETAIL = pg_catalog.format('The tenant issued numbers between %s and %s.', other.first_value, other.last_value),
-                  HINT = 'Choose a range that contains them.';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('range [%s, %s] does not contain the numbers tenant %s already issued of prefix %s', c_lo, c_hi, pg_catalog.quote_literal(c_tenant), c_prefix),
+            pg_catalog.format('The tenant issued numbers between %s and %s.', other.first_value, other.last_value),
+            'Choose a range that contains them.'::text);
     END IF;
 
     SELECT c.tenant, c.first_value, c.last_value INTO other
@@ -475,12 +528,11 @@ BEGIN
      ORDER BY c.tenant
      LIMIT 1;
     IF FOUND THEN
-        RAISE EXCEPTION 'range [%, %] of prefix % overlaps numbers tenant % already issued',
-                c_lo, c_hi, c_prefix, pg_catalog.quote_literal(other.tenant)
-            USING ERRCODE = '23P01',
-                  DETAIL = pg_catalog.format('Tenant %s issued numbers between %s and %s.',
+        PERFORM @extschema@.uid_raise('23P01'::text,
+            pg_catalog.format('range [%s, %s] of prefix %s overlaps numbers tenant %s already issued', c_lo, c_hi, c_prefix, pg_catalog.quote_literal(other.tenant)),
+            pg_catalog.format('Tenant %s issued numbers between %s and %s.',
                                              pg_catalog.quote_literal(other.tenant), other.first_value, other.last_value),
-                  HINT = 'Choose a range that avoids them.';
+            'Choose a range that avoids them.'::text);
     END IF;
 
     SELECT r.tenant, r.lo, r.hi INTO other
@@ -490,11 +542,10 @@ BEGIN
      ORDER BY r.lo
      LIMIT 1;
     IF FOUND THEN
-        RAISE EXCEPTION 'range [%, %] of prefix % overlaps the range of tenant %',
-                c_lo, c_hi, c_prefix, pg_catalog.quote_literal(other.tenant)
-            USING ERRCODE = '23P01',
-                  DETAIL = pg_catalog.format('Tenant %s owns [%s, %s].', pg_catalog.quote_literal(other.tenant), other.lo, other.hi),
-                  HINT = 'Choose a range that avoids it.';
+        PERFORM @extschema@.uid_raise('23P01'::text,
+            pg_catalog.format('range [%s, %s] of prefix %s overlaps the range of tenant %s', c_lo, c_hi, c_prefix, pg_catalog.quote_literal(other.tenant)),
+            pg_catalog.format('Tenant %s owns [%s, %s].', pg_catalog.quote_literal(other.tenant), other.lo, other.hi),
+            'Choose a range that avoids it.'::text);
     END IF;
 
     -- the exclusion constraint enforces the same rule for any other writer
@@ -553,9 +604,10 @@ BEGIN
     DELETE FROM uid_counter.ranges r
      WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix AND r.tenant OPERATOR(pg_catalog.=) c_tenant;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'tenant % has no range of counter prefix %', pg_catalog.quote_literal(c_tenant), c_prefix
-            USING ERRCODE = '42704',
-                  HINT = 'The view uid_counter_settings lists the ranges.';
+        PERFORM @extschema@.uid_raise('42704'::text,
+            pg_catalog.format('tenant %s has no range of counter prefix %s', pg_catalog.quote_literal(c_tenant), c_prefix),
+            NULL::text,
+            'The view uid_counter_settings lists the ranges.'::text);
     END IF;
     PERFORM uid_counter._range_changed();
 END

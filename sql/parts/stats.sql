@@ -2,7 +2,8 @@
 -- Observability (src/core/stats.c, src/core/stats_sql.c)
 -- ---------------------------------------------------------------------------
 -- uid_stats() keeps the twelve columns it had in 1.0, for queries and views
--- built on it; the uid_stats view reads uid_stats_1_1(), which has them all,
+-- built on it; uid_stats_1_1() has them all (the uid_stats view of 1.1 and
+-- 1.2 and 1.3 read it; 1.4's reads uid_stats_1_4(), stats_view.sql),
 -- and the lease state.
 
 CREATE FUNCTION uid_stats(
@@ -45,8 +46,6 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'uid_stats_1_1'
 LANGUAGE C VOLATILE PARALLEL SAFE;
 
-COMMENT ON FUNCTION uid_stats_1_1() IS
-'Counters of the uid generators since the server started or uid_stats_reset(), and the end of the 41-bit time field; behind the uid_stats view.';
 
 CREATE FUNCTION uid_stats_reset()
 RETURNS timestamptz

@@ -20,13 +20,16 @@ LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 BEGIN
     IF name IS NULL THEN
-        RAISE EXCEPTION 'ticket name must not be NULL'
-            USING ERRCODE = '22004';
+        PERFORM @extschema@.uid_raise('22004'::text,
+            'ticket name must not be NULL'::text,
+            NULL::text,
+            NULL::text);
     END IF;
     IF name OPERATOR(pg_catalog.!~) '^[a-z][a-z0-9_]{0,47}$' THEN
-        RAISE EXCEPTION 'invalid ticket name: %', pg_catalog.quote_literal(name)
-            USING ERRCODE = '22023',
-                  HINT = 'A ticket name is 1 to 48 characters: a lower-case letter, then lower-case letters, digits or "_".';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid ticket name: %s', pg_catalog.quote_literal(name)),
+            NULL::text,
+            'A ticket name is 1 to 48 characters: a lower-case letter, then lower-case letters, digits or "_".'::text);
     END IF;
 END
 $$;
@@ -50,15 +53,16 @@ BEGIN
       FROM uid_ticket._tickets t
      WHERE t.name OPERATOR(pg_catalog.=) $1;
     IF other.nodes IS NOT NULL THEN
-        RAISE EXCEPTION 'ticket "%" is ticket metadata from another node: it has no sequence on this server', $1
-            USING ERRCODE = '55000',
-                  DETAIL = pg_catalog.format('uid_ticket._tickets lists node %s of %s (replicated from the servers that created them); sequences are not replicated.',
+        PERFORM @extschema@.uid_raise('55000'::text,
+            pg_catalog.format('ticket "%s" is ticket metadata from another node: it has no sequence on this server', $1),
+            pg_catalog.format('uid_ticket._tickets lists node %s of %s (replicated from the servers that created them); sequences are not replicated.',
                                              other.nodes, other.of_nodes),
-                  HINT = 'Draw from the server that created it, or give this server its own series: uid_ticket_create(name, node, nodes) with a node no other server of the set uses.';
+            'Draw from the server that created it, or give this server its own series: uid_ticket_create(name, node, nodes) with a node no other server of the set uses.'::text);
     END IF;
-    RAISE EXCEPTION 'ticket "%" does not exist', $1
-        USING ERRCODE = '42704',
-              HINT = 'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.';
+    PERFORM @extschema@.uid_raise('42704'::text,
+        pg_catalog.format('ticket "%s" does not exist', $1),
+        NULL::text,
+        'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.'::text);
 END
 $$;
 
@@ -82,26 +86,30 @@ BEGIN
     PERFORM uid_ticket._check_name(t_name);
     IF t_nodes IS NULL OR t_nodes OPERATOR(pg_catalog.<) 1
        OR t_nodes OPERATOR(pg_catalog.>) 1024 THEN
-        RAISE EXCEPTION 'invalid number of ticket nodes: %', coalesce(t_nodes::text, 'NULL')
-            USING ERRCODE = '22023',
-                  HINT = 'nodes is the number of servers sharing the series, 1 to 1024 (2 for an odd/even pair).';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid number of ticket nodes: %s', coalesce(t_nodes::text, 'NULL')),
+            NULL::text,
+            'nodes is the number of servers sharing the series, 1 to 1024 (2 for an odd/even pair).'::text);
     END IF;
     IF t_node IS NULL OR t_node OPERATOR(pg_catalog.<) 1
        OR t_node OPERATOR(pg_catalog.>) t_nodes THEN
-        RAISE EXCEPTION 'invalid ticket node: % (nodes = %)', coalesce(t_node::text, 'NULL'), t_nodes
-            USING ERRCODE = '22023',
-                  HINT = 'node is this server''s place in the series, 1 to nodes; each server of the set needs a different one.';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid ticket node: %s (nodes = %s)', coalesce(t_node::text, 'NULL'), t_nodes),
+            NULL::text,
+            'node is this server''s place in the series, 1 to nodes; each server of the set needs a different one.'::text);
     END IF;
     IF t_block IS NULL OR t_block OPERATOR(pg_catalog.<) 1
        OR t_block OPERATOR(pg_catalog.>) 1000000 THEN
-        RAISE EXCEPTION 'invalid ticket block size: %', coalesce(t_block::text, 'NULL')
-            USING ERRCODE = '22023',
-                  HINT = 'block is the number of tickets one uid_ticket_next_block() call reserves, 1 to 1000000.';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid ticket block size: %s', coalesce(t_block::text, 'NULL')),
+            NULL::text,
+            'block is the number of tickets one uid_ticket_next_block() call reserves, 1 to 1000000.'::text);
     END IF;
     IF pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', t_name)) IS NOT NULL THEN
-        RAISE EXCEPTION 'ticket "%" already exists', t_name
-            USING ERRCODE = '42710',
-                  HINT = 'Drop it first with uid_ticket_drop(), or choose another name.';
+        PERFORM @extschema@.uid_raise('42710'::text,
+            pg_catalog.format('ticket "%s" already exists', t_name),
+            NULL::text,
+            'Drop it first with uid_ticket_drop(), or choose another name.'::text);
     END IF;
 
     -- Rows without a sequence here: other servers' tickets of this name
@@ -113,16 +121,16 @@ BEGIN
      ORDER BY t.node OPERATOR(pg_catalog.=) t_node DESC, t.node
      LIMIT 1;
     IF FOUND AND other.node OPERATOR(pg_catalog.=) t_node THEN
-        RAISE EXCEPTION 'ticket "%" node % already exists on another server', t_name, t_node
-            USING ERRCODE = '42710',
-                  DETAIL = 'uid_ticket._tickets has its metadata but this server has no sequence: another server of the set created it and its row was replicated here.',
-                  HINT = 'Choose a node no other server of the set uses. To take over that node''s series from a server that no longer hands it out, drop the row with uid_ticket_drop(), create the ticket, and setval() it above that server''s last ticket.';
+        PERFORM @extschema@.uid_raise('42710'::text,
+            pg_catalog.format('ticket "%s" node %s already exists on another server', t_name, t_node),
+            'uid_ticket._tickets has its metadata but this server has no sequence: another server of the set created it and its row was replicated here.'::text,
+            'Choose a node no other server of the set uses. To take over that node''s series from a server that no longer hands it out, drop the row with uid_ticket_drop(), create the ticket, and setval() it above that server''s last ticket.'::text);
     END IF;
     IF FOUND THEN
-        RAISE EXCEPTION 'ticket "%" has nodes = % on another server, not %', t_name, other.nodes, t_nodes
-            USING ERRCODE = '22023',
-                  DETAIL = pg_catalog.format('uid_ticket._tickets has the metadata of node %s of %s, replicated from the server that created it.', other.node, other.nodes),
-                  HINT = 'Every server of a set needs the same nodes: pass nodes => the set''s number of servers.';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('ticket "%s" has nodes = %s on another server, not %s', t_name, other.nodes, t_nodes),
+            pg_catalog.format('uid_ticket._tickets has the metadata of node %s of %s, replicated from the server that created it.', other.node, other.nodes),
+            'Every server of a set needs the same nodes: pass nodes => the set''s number of servers.'::text);
     END IF;
 
     -- the last block must fit in bigint: its first ticket is the sequence's
@@ -195,16 +203,17 @@ BEGIN
        AND s.seqmin OPERATOR(pg_catalog.=) x.node
      WHERE x.name OPERATOR(pg_catalog.=) t_name;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'ticket "%" does not exist', t_name
-            USING ERRCODE = '42704',
-                  DETAIL = 'Its sequence exists, but uid_ticket._tickets has no row of its node.',
-                  HINT = 'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.';
+        PERFORM @extschema@.uid_raise('42704'::text,
+            pg_catalog.format('ticket "%s" does not exist', t_name),
+            'Its sequence exists, but uid_ticket._tickets has no row of its node.'::text,
+            'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.'::text);
     END IF;
     want := coalesce(want, t.block);
     IF want OPERATOR(pg_catalog.<) 1 OR want OPERATOR(pg_catalog.>) t.block THEN
-        RAISE EXCEPTION 'invalid ticket block size request: % (ticket "%" has blocks of %)', want, t_name, t.block
-            USING ERRCODE = '22023',
-                  HINT = 'Ask for a size of 1 to block tickets, or create the ticket with a larger block.';
+        PERFORM @extschema@.uid_raise('22023'::text,
+            pg_catalog.format('invalid ticket block size request: %s (ticket "%s" has blocks of %s)', want, t_name, t.block),
+            NULL::text,
+            'Ask for a size of 1 to block tickets, or create the ticket with a larger block.'::text);
     END IF;
     first := uid_ticket._nextval(seq);
     step := t.nodes;
@@ -231,9 +240,10 @@ BEGIN
         -- only other servers' metadata of this name: remove it
         DELETE FROM uid_ticket._tickets t WHERE t.name OPERATOR(pg_catalog.=) $1;
         IF NOT FOUND THEN
-            RAISE EXCEPTION 'ticket "%" does not exist', $1
-                USING ERRCODE = '42704',
-                      HINT = 'The view uid_tickets lists the tickets.';
+            PERFORM @extschema@.uid_raise('42704'::text,
+                pg_catalog.format('ticket "%s" does not exist', $1),
+                NULL::text,
+                'The view uid_tickets lists the tickets.'::text);
         END IF;
         RETURN;
     END IF;

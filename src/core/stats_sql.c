@@ -1,6 +1,6 @@
 /*
  * stats_sql.c
- *		The SQL functions of the uid_stats view: uid_stats() (both of its
+ *		The SQL functions of the uid_stats view: uid_stats() (each of its
  *		definitions) and uid_stats_reset().  The counters themselves are in
  *		stats.c, which depends on no other file of uid; this file reads the
  *		generator and the high-water mark besides.
@@ -8,7 +8,10 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_authid.h"
 #include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
@@ -34,9 +37,32 @@ uid_stats_reset(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(uid_stats);
 PG_FUNCTION_INFO_V1(uid_stats_1_1);
+PG_FUNCTION_INFO_V1(uid_stats_1_4);
 
 #define UID_STATS_COLS_1_0	12
 #define UID_STATS_COLS_1_1	15
+
+/*
+ * uid_stats is monitoring data, for members of pg_monitor.  The view and
+ * uid_stats_1_4() are PUBLIC and the check is here, so that a role without
+ * pg_monitor is told which grant it lacks; PostgreSQL's own check of a
+ * view's privilege ("permission denied for view uid_stats") has no hint.
+ * what is the object the caller named: "view uid_stats".
+ */
+static void
+UidStatsRequireMonitor(const char *what)
+{
+	Oid			role = GetUserId();
+
+	if (has_privs_of_role(role, ROLE_PG_MONITOR))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied for %s", what),
+			 errdetail("uid_stats is monitoring data: members of pg_monitor read it."),
+			 errhint("An administrator grants it with: GRANT pg_monitor TO %s;",
+					 quote_identifier(GetUserNameFromId(role, false)))));
+}
 
 /*
  * One row of server counters.  Version 1.0 of the SQL function declares the
@@ -100,9 +126,22 @@ uid_stats(PG_FUNCTION_ARGS)
 	return UidStatsRow(fcinfo, UID_STATS_COLS_1_0);
 }
 
-/* uid_stats_1_1(): the 1.1 definition, behind the uid_stats view. */
+/* uid_stats_1_1(): the 1.1 definition, behind the uid_stats view of 1.1 and 1.2. */
 Datum
 uid_stats_1_1(PG_FUNCTION_ARGS)
 {
+	return UidStatsRow(fcinfo, UID_STATS_COLS_1_1);
+}
+
+/*
+ * uid_stats_1_4(): the columns of uid_stats_1_1(), behind the uid_stats view
+ * of 1.4, for every role: it refuses roles outside pg_monitor itself.  The
+ * functions of earlier versions keep their privileges and their behaviour,
+ * for a database whose extension is not updated yet.
+ */
+Datum
+uid_stats_1_4(PG_FUNCTION_ARGS)
+{
+	UidStatsRequireMonitor("view uid_stats");
 	return UidStatsRow(fcinfo, UID_STATS_COLS_1_1);
 }

@@ -159,8 +159,9 @@ UidMaskSettingKey(const char *funcname)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("%s() needs a key, and uid.mask_key is not set", funcname),
-				 errhint("Set uid.mask_key in postgresql.conf to 32 or 64 hexadecimal digits "
-						 "(such as the output of \"openssl rand -hex 16\") and reload.")));
+				 errhint("Set uid.mask_key in postgresql.conf to 32, 48 or 64 hexadecimal digits "
+						 "(AES-128, AES-192 or AES-256; such as the output of "
+						 "\"openssl rand -hex 16\") and reload.")));
 	return UidMaskKeyFor(mask_key_setting.key, mask_key_setting.keylen);
 }
 

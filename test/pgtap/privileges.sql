@@ -135,6 +135,8 @@ INSERT INTO decided VALUES
     -- monitoring: pg_monitor
     ('uid_stats()', false, true),
     ('uid_stats_1_1()', false, true),
+    ('uid_stats_1_4()', true, true),
+    ('uid_raise(text,text,text,text)', true, true),
     ('uid_stats_reset()', false, false),
     -- leases
     ('uid_lease_status()', true, true),
@@ -264,7 +266,7 @@ SELECT ok(has_table_privilege('public', 'uid_ticket._tickets', 'SELECT'), 'PUBLI
 SELECT ok(NOT has_table_privilege('public', 'uid_ticket._tickets', 'INSERT,UPDATE,DELETE,TRUNCATE'),
     'PUBLIC may not change the ticket metadata');
 SELECT ok(has_table_privilege('public', 'uid_tickets', 'SELECT'), 'PUBLIC may read uid_tickets');
-SELECT ok(NOT has_table_privilege('public', 'uid_stats', 'SELECT'), 'PUBLIC may not read uid_stats');
+SELECT ok(has_table_privilege('public', 'uid_stats', 'SELECT'), 'PUBLIC may select from uid_stats (uid_stats_1_4() refuses roles outside pg_monitor)');
 SELECT ok(has_table_privilege('pg_monitor', 'uid_stats', 'SELECT'), 'pg_monitor may read uid_stats');
 SELECT ok(NOT has_table_privilege('public', 'uid_counters', 'SELECT'), 'PUBLIC may not read uid_counters');
 SELECT ok(NOT has_table_privilege('public', 'uid_counter_settings', 'SELECT'), 'PUBLIC may not read uid_counter_settings');

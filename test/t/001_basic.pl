@@ -1,4 +1,5 @@
-# The foundation end to end: the extension without and with
+# The foundation end to end: the extension without (CREATE EXTENSION warns)
+# and with
 # shared_preload_libraries, DEFAULT uid_next(), read-only transactions, the
 # time and worker fields of a fresh ID, and a hot standby that must refuse to
 # generate while it still decodes.
@@ -21,8 +22,16 @@ $node->start;
 
 is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'),
 	'', 'the server starts without uid preloaded');
-$node->safe_psql('postgres', 'CREATE EXTENSION uid');
-pass('CREATE EXTENSION uid works without preloading');
+my ($ret, $out, $create_err) = $node->psql('postgres', 'CREATE EXTENSION uid');
+is($ret, 0, 'CREATE EXTENSION uid works without preloading');
+like($create_err, qr/WARNING:  uid is not in shared_preload_libraries: uid_next\(\)/,
+	'CREATE EXTENSION uid without preloading warns that uid_next() will fail');
+like($create_err, qr/HINT:  Add uid to shared_preload_libraries in postgresql.conf and restart the server\./,
+	'and its hint says what to do');
+unlike($create_err, qr/CONTEXT:/, 'the warning has no CONTEXT lines');
+is( $node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_proc WHERE proname = 'uid_warn_unpreloaded'}),
+	'0', 'the install check leaves no function behind');
 
 is( $node->safe_psql(
 		'postgres',
@@ -65,6 +74,10 @@ $node->restart;
 
 is($node->safe_psql('postgres', 'SHOW uid.worker_id'), '42',
 	'uid.worker_id is set');
+$node->safe_psql('postgres', 'CREATE DATABASE preloaded');
+($ret, $out, $create_err) = $node->psql('preloaded', 'CREATE EXTENSION uid');
+is($ret, 0, 'CREATE EXTENSION uid with preloading');
+unlike($create_err, qr/WARNING/, 'and no warning');
 $node->safe_psql('postgres',
 	'CREATE TABLE t (id bigint PRIMARY KEY DEFAULT uid_next(), v int)');
 $node->safe_psql('postgres',

@@ -1,13 +1,21 @@
-# Monitoring end to end: Debian's postgres_exporter, with the queries of
-# monitoring/uid-queries.yml and a login role that is only in pg_monitor,
-# scrapes a server with uid after IDs were generated, a backward clock step
+# Monitoring end to end, set up as docs/operations.md says: Debian's
+# postgres_exporter runs as its service does, as the OS user prometheus,
+# connects over the Unix socket as the role prometheus (a member of
+# pg_monitor and nothing else) with Debian's default peer authentication and
+# no password, and reads monitoring/uid-queries.yml from --extend.query-path.
+# It scrapes a server with uid after IDs were generated, a backward clock step
 # was waited out and a larger one refused (libfaketime); every uid metric it
-# serves on /metrics equals what uid_stats and uid_lease_status() say.  The
-# exporter listens on 127.0.0.1 on a free port and is stopped at the end.
+# serves on /metrics equals what uid_stats and uid_lease_status() say, and
+# its own collectors run without an error.  The exporter listens on 127.0.0.1
+# on a free port and is stopped at the end.  The test runs as postgres:
+# test/deps.sh lets it start the exporter, and only that, as prometheus
+# (sudo).
 use strict;
 use warnings;
 
 use File::Basename qw(dirname);
+use File::Copy qw(copy);
+use File::Temp;
 use HTTP::Tiny;
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
@@ -21,6 +29,14 @@ my $exporter = '/usr/bin/prometheus-postgres-exporter';
 plan skip_all => "$exporter is not installed (Debian package prometheus-postgres-exporter)"
   unless -x $exporter;
 plan skip_all => "libfaketime is not installed" unless -e $UidTap::LIBFAKETIME;
+# as Debian's unit does: User=prometheus
+my @as_prometheus = ('sudo', '-n', '-u', 'prometheus');
+if (system(@as_prometheus, $exporter, '--version') != 0)
+{
+	my $why = "this user may not run $exporter as prometheus (sudo; test/deps.sh sets it up)";
+	die $why if $ENV{UID_REQUIRE_ENGINES};
+	plan skip_all => $why;
+}
 
 my $queries = dirname(__FILE__) . '/../../monitoring/uid-queries.yml';
 ok(-r $queries, 'monitoring/uid-queries.yml is there');
@@ -29,19 +45,30 @@ my $node = uid_node(
 	'metrics',
 	'uid.worker_id'         => 5,
 	'uid.clock_max_wait_ms' => 5000);
+# Debian's default authentication: peer on the Unix socket, nothing else
+# without a password; and a socket directory the prometheus user can reach,
+# as /var/run/postgresql is
+open my $hba, '>', $node->data_dir . '/pg_hba.conf' or die $!;
+print $hba "local all postgres peer\nlocal all all peer\n";
+close $hba or die $!;
+my $sockdir = File::Temp::tempdir('uid_metrics_XXXX', TMPDIR => 1, CLEANUP => 1);
+chmod 0755, $sockdir or die "chmod $sockdir: $!";
+$node->append_conf('postgresql.conf',
+	"unix_socket_directories = '" . $node->host . ", $sockdir'\n");
 my $clock = $node->basedir . '/faketime.rc';
 set_clock($clock, '+0');
 faketime_start($node, $clock);
 
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION uid;
-	CREATE ROLE uid_exporter LOGIN IN ROLE pg_monitor;
+	CREATE ROLE prometheus LOGIN;
+	GRANT pg_monitor TO prometheus;
 	CREATE TABLE t (id bigint PRIMARY KEY DEFAULT uid_next(), u uuid DEFAULT uuid7());
 	INSERT INTO t SELECT FROM generate_series(1, 1000);
 	SELECT count(*) FROM uid_next_batch(10);
 });
 is( $node->safe_psql('postgres',
-		q{SELECT rolsuper OR rolcreaterole OR rolcreatedb FROM pg_roles WHERE rolname = 'uid_exporter'}),
+		q{SELECT rolsuper OR rolcreaterole OR rolcreatedb FROM pg_roles WHERE rolname = 'prometheus'}),
 	'f',
 	'the exporter role has no privilege beyond pg_monitor');
 
@@ -60,25 +87,28 @@ my ($waits, $refusals) = split /\|/,
 cmp_ok($waits,    '>=', 1, 'uid_stats counted the clock wait');
 cmp_ok($refusals, '>=', 1, 'uid_stats counted the refusal');
 
-# the exporter, as the OS user running this test, on a free loopback port
+# the exporter as /etc/default/prometheus-postgres-exporter sets it up in
+# the docs: the queries file where the prometheus user reads it, the DSN of
+# the docs (its socket directory and port are this server's), ARGS with
+# --extend.query-path; only the listen address and the log level are the
+# test's, and on 17 and later --no-collector.bgwriter, as the docs say
+my $queries_installed = "$sockdir/uid-queries.yml";
+copy($queries, $queries_installed) or die "copy $queries: $!";
+chmod 0644, $queries_installed or die $!;
 my $port = PostgreSQL::Test::Cluster::get_free_port();
-my $dsn = sprintf('host=%s port=%d user=uid_exporter dbname=postgres sslmode=disable',
-	$node->host, $node->port);
+my $dsn = sprintf('user=prometheus host=%s port=%d dbname=postgres', $sockdir, $node->port);
+my $major = $node->safe_psql('postgres', q{SELECT current_setting('server_version_num')::int / 10000});
 my ($out, $err) = ('', '');
-my $h;
-{
-	local $ENV{DATA_SOURCE_NAME} = $dsn;
-	$h = IPC::Run::start(
-		[
-			$exporter,                          "--web.listen-address=127.0.0.1:$port",
-			"--extend.query-path=$queries",     '--disable-default-metrics',
-			'--disable-settings-metrics',       '--log.level=warn',
-			# the exporter's own collectors, not uid's: 0.11's bgwriter
-			# collector reads columns PostgreSQL 17 moved away
-			'--no-collector.bgwriter',          '--no-collector.database'
-		],
-		'>', \$out, '2>', \$err);
-}
+my $h = IPC::Run::start(
+	[
+		@as_prometheus, "DATA_SOURCE_NAME=$dsn", $exporter,
+		"--extend.query-path=$queries_installed",
+		($major >= 17 ? ('--no-collector.bgwriter') : ()),
+		"--web.listen-address=127.0.0.1:$port", '--log.level=warn'
+	],
+	'>', \$out, '2>', \$err);
+# a test that dies still stops the exporter (sudo passes the signal on)
+END { eval { $h->signal('TERM'); $h->finish } if $h && $h->pumpable; }
 
 # Scrapes /metrics until the uid metrics are there (bounded); returns
 # { "name{labels}" => value }.
@@ -98,6 +128,13 @@ sub scrape
 				$m{$name} = $value;
 			}
 			return \%m;
+		}
+		# connected, but not to the server: the exporter says why (a role that
+		# peer authentication does not let in: "Peer authentication failed")
+		if ($r->{success} && $r->{content} =~ /^pg_up 0/m)
+		{
+			$h->pump_nb;
+			die "pg_up 0: the exporter could not connect; it said: $err";
 		}
 		die "the exporter exited: $err" unless $h->pumpable;
 		select(undef, undef, undef, 0.1);
@@ -184,6 +221,7 @@ for (1 .. 300)
 is(metric('uid_ids_issued_total') + 0, $ids + 0,
 	"a later scrape has the 500 new IDs ($before -> $ids)");
 
+is(metric('pg_up') + 0, 1, 'pg_up is 1: the exporter connected as prometheus without a password');
 $h->pump_nb;
 unlike($err, qr/level=error/, 'the exporter ran every query without an error')
   or diag($err);
