@@ -29,6 +29,7 @@ OBJS = \
 	src/forms/text_forms.o \
 	src/forms/id_type.o \
 	src/forms/typeid.o \
+	src/forms/decode_text.o \
 	src/forms/ff1.o \
 	src/forms/decode.o \
 	src/forms/mask.o \
@@ -50,9 +51,9 @@ OBJS = \
 # VERSION '1.0' or '1.2').
 UID_PARTS = header generator layout id_type uuid7 time_filter lease \
 	tickets ticket_functions counters counter_functions stats stats_view \
-	text_forms typeid owner_read adopt tenure catch_up
+	text_forms typeid decode_text owner_read adopt tenure catch_up
 UID_UPGRADE_1_2_PARTS = from-1.2 id_type stats_view ticket_functions counter_functions \
-	typeid owner_read adopt tenure catch_up
+	typeid decode_text owner_read adopt tenure catch_up
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql
 DATA_built  = sql/uid--1.3.sql sql/uid--1.2--1.3.sql
 
