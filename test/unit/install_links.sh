@@ -14,17 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 bindir=$("$pgc" --bindir)
 mandir=$("$pgc" --mandir)
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 # install DESTDIR [make arguments...]: make install into DESTDIR, output in $tmp/out
 install() {
 	local d=$1
@@ -71,6 +61,4 @@ if [ "$(id -u)" != 0 ]; then
 fi
 chmod 755 "$tmp/e/usr/local"
 
-echo "1..$n"
-[ "$failed" = 0 ] || echo "# $failed of $n checks failed"
-[ "$failed" = 0 ]
+tap_done

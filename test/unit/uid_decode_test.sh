@@ -11,17 +11,7 @@ cmd=${1:?usage: uid_decode_test.sh path/to/uid-decode}
 tmp=$(mktemp -d -t uid-decode-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 # run ARGS...: the command's stdout, stderr and status in $tmp/out, $tmp/err, $status
 run() {
 	"$cmd" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -225,6 +215,4 @@ ok $(( status != 2 )) "a missing key file: exit 2"
 run --key-file
 ok $(( status != 2 )) "--key-file without a file: exit 2"
 
-echo "1..$n"
-[ "$failed" = 0 ] || echo "# $failed of $n checks failed"
-[ "$failed" = 0 ]
+tap_done
