@@ -2,13 +2,16 @@
  * uid_decode.c
  *		uid-decode: reads uid IDs and UUIDs out of logs and tickets without a
  *		server.  For each ID given as an argument, or one per line on
- *		standard input, it prints what kind of ID it is and what it holds:
- *		time, worker id and sequence of a uid; time, version and variant of a
- *		UUID.  With --key-file, masked forms (uid_mask(), uuid7_mask()) are
- *		unmasked first.  --json prints one JSON object per line.
+ *		standard input, in any form uid writes (decimal, text, prefixed,
+ *		UUID, UUID text, TypeID), it prints what kind of ID it is, the form
+ *		it read and what it holds: time, worker id and sequence of a uid;
+ *		time, version and variant of a UUID.  With --key-file, masked forms
+ *		(uid_mask(), uuid7_mask()) are unmasked first.  --json prints one
+ *		JSON object per line, 64-bit IDs as strings.
  *
- * Every field comes from decode.c, the code the SQL functions use; this
- * file only reads input, tells kinds apart and prints.  A bad input is a
+ * Every field, and the telling apart of the forms (UidReadAny()), comes
+ * from decode.c, the code the SQL functions use (uid_decode(text)); this
+ * file only reads input, words the refusals and prints.  A bad input is a
  * message naming it, and the exit status is 1; the next input is read
  * regardless.  Exit status 2: bad options or key file.
  */
