@@ -28,6 +28,7 @@ OBJS = \
 	src/forms/layout.o \
 	src/forms/text_forms.o \
 	src/forms/id_type.o \
+	src/forms/id_type_functions.o \
 	src/forms/typeid.o \
 	src/forms/decode_text.o \
 	src/forms/ff1.o \
@@ -49,11 +50,11 @@ OBJS = \
 # new in 1.3.  The scripts of released versions stay as they shipped, for
 # ALTER EXTENSION uid UPDATE from 1.0, 1.1 and 1.2 (and CREATE EXTENSION uid
 # VERSION '1.0' or '1.2').
-UID_PARTS = header generator layout id_type uuid7 time_filter lease \
+UID_PARTS = header generator layout id_type id_type_ops uuid7 time_filter lease \
 	tickets ticket_functions counters counter_functions stats stats_view \
-	text_forms typeid decode_text owner_read adopt tenure catch_up
-UID_UPGRADE_1_2_PARTS = from-1.2 id_type stats_view ticket_functions counter_functions \
-	typeid decode_text owner_read adopt tenure catch_up
+	text_forms typeid decode_text owner_read adopt tenure catch_up id_type_functions name_guard
+UID_UPGRADE_1_2_PARTS = from-1.2 id_type id_type_ops stats_view ticket_functions counter_functions \
+	typeid decode_text owner_read adopt tenure catch_up id_type_functions name_guard
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql
 DATA_built  = sql/uid--1.3.sql sql/uid--1.2--1.3.sql
 

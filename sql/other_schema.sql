@@ -189,6 +189,14 @@ FROM public.typed;
 SELECT bool_and(row_to_json(t) ->> 'id' = t.id::text AND json_typeof(row_to_json(t) -> 'id') = 'string')
        AS json_string, count(*)
 FROM public.typed t;
+-- its comparisons: uid's own operators in pg_catalog, their functions in ids
+SELECT o.oprnamespace::regnamespace AS operator_schema, p.pronamespace::regnamespace AS function_schema,
+       count(*)
+FROM pg_operator o JOIN pg_proc p ON p.oid = o.oprcode
+WHERE 'ids.uid'::regtype IN (o.oprleft, o.oprright) GROUP BY 1, 2;
+SELECT bool_and(id = id AND id >= small AND small < id + 1 AND id <> 1.5 AND id IN (id, 1))
+       AS compares, ids.uid_restore_operator_families() AS families_added
+FROM public.typed;
 DROP TABLE public.typed;
 
 -- Every function of uid in ids was called above (or, for the planner
@@ -202,7 +210,9 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uuidv7', 'uuidv4', 'uuid_extract_timestamp', 'uuid_extract_version',
         'uid_first_at', 'uid_first_after', 'uid_last_before', 'uid_last_at',
         'uuid7_first_at', 'uuid7_first_after', 'uuid7_last_before', 'uuid7_last_at',
-        'uid_time_filter_support', 'uid_to_text', 'uid_from_text', 'uuid_to_text', 'uuid_from_text',
+        'uid_time_filter_support', 'uid_comparison_support', 'uid_eq', 'uid_ne', 'uid_lt',
+        'uid_le', 'uid_gt', 'uid_ge', 'uid_cmp', 'uid_sortsupport', 'uid_hash',
+        'uid_hash_extended', 'uid_restore_operator_families', 'uid_guard_names', 'uid_to_text', 'uid_from_text', 'uuid_to_text', 'uuid_from_text',
         'uuid_to_typeid', 'uuid_from_typeid',
         'uid_mask', 'uid_unmask', 'uuid7_mask', 'uuid7_unmask',
         'uid_lease_status', 'uid_lease_release', 'uid_lease_acquire', 'uid_lease_table_sql',

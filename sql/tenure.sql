@@ -91,7 +91,7 @@ SELECT p.oid::regprocedure AS function,
        has_function_privilege('pg_monitor', p.oid, 'EXECUTE') AS pg_monitor
 FROM pg_proc p
 WHERE p.proname IN ('uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit')
-ORDER BY p.proname;
+ORDER BY p.oid::regprocedure::text;
 DROP VIEW audited_view;
 DROP MATERIALIZED VIEW audited_mv;
 DROP TABLE audited, audited_empty, audited_child, audited_big;

@@ -41,7 +41,8 @@ SELECT uid_first_at(NULL), uid_first_after(NULL), uid_last_before(NULL), uid_las
 
 -- The support function that loads uid for the planner is attached to each
 -- time function uid owns (uuid_extract_timestamp(uuid) where uid created
--- it, before 17), and to nothing of pg_catalog.
+-- it, before 17), and to nothing of pg_catalog but uid's own uid_time(uid)
+-- and uid_decode(uid).
 SELECT p.oid::regprocedure AS uid_function_without_support
 FROM pg_proc p
 JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
@@ -49,8 +50,9 @@ JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid'
 WHERE p.proname IN ('uid_time', 'uuid7_time', 'uid_decode', 'uuid_extract_timestamp')
   AND p.prosupport <> 'uid_time_filter_support'::regproc;
 SELECT count(*) AS pg_catalog_functions_with_it
-FROM pg_proc WHERE prosupport = 'uid_time_filter_support'::regproc
-  AND pronamespace = 'pg_catalog'::regnamespace;
+FROM pg_proc p WHERE prosupport = 'uid_time_filter_support'::regproc
+  AND pronamespace = 'pg_catalog'::regnamespace
+  AND p.oid::regprocedure::text NOT IN ('uid_time(uid)', 'uid_decode(uid)');
 
 --
 -- A table of 20000 IDs (one every 40 s from 2026-03-01), with rows on the

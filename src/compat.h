@@ -114,6 +114,16 @@ typedef get_relation_info_hook_type uid_rel_hook_type;
 	(pg_proc_aclcheck((funcid), GetUserId(), ACL_EXECUTE) == ACLCHECK_OK)
 #endif
 
+/* Whether the current user may use a schema: the same renaming. */
+#include "catalog/pg_namespace.h"
+#if PG_VERSION_NUM >= 160000
+#define UidCanUseSchema(nspid) \
+	(object_aclcheck(NamespaceRelationId, (nspid), GetUserId(), ACL_USAGE) == ACLCHECK_OK)
+#else
+#define UidCanUseSchema(nspid) \
+	(pg_namespace_aclcheck((nspid), GetUserId(), ACL_USAGE) == ACLCHECK_OK)
+#endif
+
 /*
  * pg_catalog.uuid_extract_timestamp() decodes version 7 UUIDs from 18 on (17's
  * decodes version 1 only; before 17 uid installs its own).  Its OID where it
@@ -203,5 +213,91 @@ typedef get_relation_info_hook_type uid_rel_hook_type;
 #define UID_PUBLICATION_EXCEPT_HINT ""
 #define UID_PUBLICATION_EXCEPT_HINT_ARGS(schema)
 #endif
+
+/*
+ * Input functions report a bad value softly where the caller asks for it
+ * (16 added soft errors: pg_input_is_valid(), COPY ... ON_ERROR); 15
+ * raises.  UidInputError(fcinfo->context, (errcode(...), errmsg(...)))
+ * returns from the input function.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#define UidInputError(escontext, ...) ereturn((escontext), (Datum) 0, __VA_ARGS__)
+#else
+#define UidInputError(escontext, ...) do { ereport(ERROR, __VA_ARGS__); return (Datum) 0; } while (0)
+#endif
+
+#include <ctype.h>
+#include "utils/builtins.h"
+
+/* What reading an integer found: a value, bad syntax, or out of range. */
+typedef enum UidParse
+{
+	UID_PARSE_OK,
+	UID_PARSE_SYNTAX,
+	UID_PARSE_RANGE
+} UidParse;
+
+/*
+ * bigint's own text form, as the server's int8in reads it, without raising:
+ * 16 added pg_strtoint64_safe() (and with it the hexadecimal, octal, binary
+ * and underscored forms int8in accepts from 16 on); 15's int8in reads white
+ * space, a sign and decimal digits, which 15 parses here by hand.
+ */
+static inline UidParse
+UidParseInt64(const char *s, int64 *result)
+{
+#if PG_VERSION_NUM >= 160000
+	ErrorSaveContext escontext = {.type = T_ErrorSaveContext};
+
+	escontext.details_wanted = true;
+	*result = pg_strtoint64_safe(s, (Node *) &escontext);
+	if (!escontext.error_occurred)
+		return UID_PARSE_OK;
+	return escontext.error_data->sqlerrcode == ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE ?
+		UID_PARSE_RANGE : UID_PARSE_SYNTAX;
+#else
+	/* 15's int8in: white space, a sign, decimal digits, white space */
+	const char *p = s;
+	bool		negative = false;
+	uint64		value = 0;
+	bool		any = false;
+
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p == '+' || *p == '-')
+		negative = *p++ == '-';
+	while (isdigit((unsigned char) *p))
+	{
+		any = true;
+		if (value > (PG_UINT64_MAX - 9) / 10)
+		{
+			while (isdigit((unsigned char) *p))
+				p++;
+			while (isspace((unsigned char) *p))
+				p++;
+			return *p == '\0' ? UID_PARSE_RANGE : UID_PARSE_SYNTAX;
+		}
+		value = value * 10 + (*p++ - '0');
+	}
+	while (isspace((unsigned char) *p))
+		p++;
+	if (!any || *p != '\0')
+		return UID_PARSE_SYNTAX;
+	if (negative)
+	{
+		if (value > (uint64) PG_INT64_MAX + 1)
+			return UID_PARSE_RANGE;
+		*result = value == (uint64) PG_INT64_MAX + 1 ? PG_INT64_MIN : -(int64) value;
+	}
+	else
+	{
+		if (value > (uint64) PG_INT64_MAX)
+			return UID_PARSE_RANGE;
+		*result = (int64) value;
+	}
+	return UID_PARSE_OK;
+#endif
+}
 
 #endif							/* UID_COMPAT_H */

@@ -1,25 +1,48 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages that building and testing uid need: the
-# PostgreSQL 15 server and headers, pgTAP, pglogical (TAP 131), the Perl test modules,
-# libfaketime, postgres_exporter (TAP 100), the engines the lease store tests
-# run (Patroni, etcd, pgbouncer), the clients of adopted sequences (TAP 120:
-# Hibernate with the JDBC driver and a JDK, PHP PDO, Perl DBD::Pg) and of
-# the uid type (TAP 121: those, node-postgres and psycopg2), spin for
-# the lease model (test/model), and
-# what test/build-pg.sh needs to build PostgreSQL 16 to 19 from source
-# (bison, flex, OpenSSL and zlib headers), and what test/build-citus.sh needs
-# to build Citus (lz4 and zstd headers).  Needs root.  Safe to run again.
+# Installs the Debian 12 packages uid needs, in two sets:
+#
+#   bash test/deps.sh demo   what building uid and starting a server need
+#                            (test/demo.sh): the PostgreSQL 15 server and
+#                            headers, the C tool chain, the OpenSSL headers
+#   bash test/deps.sh        that and what the tests need (test/run.sh,
+#                            .ci/run): pgTAP, pglogical (TAP 131), the Perl
+#                            test modules, libfaketime, postgres_exporter
+#                            (TAP 100), the engines the lease store tests run
+#                            (Patroni, etcd, pgbouncer), the clients of
+#                            adopted sequences (TAP 120: Hibernate with the
+#                            JDBC driver and a JDK, PHP PDO, Perl DBD::Pg) and
+#                            of the uid type (TAP 121: those, node-postgres
+#                            and psycopg2), spin for the lease model
+#                            (test/model), what test/build-pg.sh needs to
+#                            build PostgreSQL 16 to 19 from source (bison,
+#                            flex, zlib headers), and what
+#                            test/build-citus.sh needs to build Citus (lz4
+#                            and zstd headers)
+#
+# Needs root.  Safe to run again.
 set -euo pipefail
 PG_MAJOR=${PG_MAJOR:-15}
 if [ "$(id -u)" != 0 ]; then
-	echo "test/deps.sh: run as root (sudo) to install packages" >&2
+	echo "test/deps.sh: run as root (or with sudo) to install packages" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+demo_packages=(build-essential ca-certificates
+	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" libssl-dev)
+case "${1:-all}" in
+demo | all) ;;
+*)
+	echo "usage: bash test/deps.sh [demo]" >&2
+	exit 2
+	;;
+esac
 apt-get update -q
-apt-get install -y -q --no-install-recommends \
-	build-essential ca-certificates \
-	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" postgresql-contrib libssl-dev \
+if [ "${1:-all}" = demo ]; then
+	apt-get install -y -q --no-install-recommends "${demo_packages[@]}"
+	exit 0
+fi
+apt-get install -y -q --no-install-recommends "${demo_packages[@]}" \
+	postgresql-contrib \
 	"postgresql-$PG_MAJOR-pgtap" "postgresql-$PG_MAJOR-pglogical" libtap-parser-sourcehandler-pgtap-perl \
 	libipc-run-perl faketime libfaketime prometheus-postgres-exporter \
 	bison flex zlib1g-dev xz-utils liblz4-dev libzstd-dev \

@@ -101,3 +101,15 @@ uid_shared_sources() {
 	done
 	echo "$top/../shared/$what"
 }
+
+# The settings of the demo server (test/demo.sh), also those of the server
+# on which test/t/150_readme_sql.pl runs the README's SQL: uid preloaded,
+# worker id 1, and a masking key of its own (random, so that no key of the
+# demo is ever copied into a real server's configuration).
+uid_demo_conf() {
+	cat <<CONF
+shared_preload_libraries = 'uid'
+uid.worker_id = 1
+uid.mask_key = '$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')'
+CONF
+}

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The README's two commands as a newcomer runs them, on a machine that has
 # never seen uid: a fresh Debian 12 root (test/fresh_root.sh), no locale set,
-# git installed, a plain clone of this repository (HEAD, without the
+# no sudo, git installed, a plain clone of this repository (HEAD, without the
 # PostgreSQL sources that sit beside a developer's checkout), then
 #
-#     sudo bash test/demo.sh && sudo bash test/demo.sh stop
-#     sudo bash test/run.sh
+#     bash test/demo.sh && bash test/demo.sh stop
+#     bash test/run.sh
 #
 # inside it, as root.  test/run.sh there installs what it needs, tests
 # PostgreSQL 15 and skips 16 to 19 (no sources in a plain clone), and must
@@ -13,7 +13,7 @@
 # on 2 cores); run it after changes to test/run.sh, test/deps.sh,
 # test/demo.sh or the README's commands:
 #
-#     sudo bash test/newcomer.sh
+#     bash test/newcomer.sh      (as root)
 #
 # Exits non-zero if either command fails.  The root is removed at the end
 # (UID_KEEP=1 keeps it, and a failed run keeps its logs).
@@ -53,20 +53,25 @@ newcomer() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin H
 
 say "in the root: git, and a plain clone"
 newcomer apt-get update -q >"$work/apt.log" 2>&1 || { tail -20 "$work/apt.log"; fail "apt-get update"; }
-newcomer apt-get install -y -q --no-install-recommends git ca-certificates sudo >>"$work/apt.log" 2>&1 ||
+newcomer apt-get install -y -q --no-install-recommends git ca-certificates >>"$work/apt.log" 2>&1 ||
 	{ tail -20 "$work/apt.log"; fail "apt-get install git"; }
 git clone -q --bare "$top" "$root/srv/uid.git"
 newcomer git clone -q /srv/uid.git /root/uid
 [ ! -e "$root/root/shared" ] || fail "the root has PostgreSQL sources beside the clone"
 
-say "README command 1: sudo bash test/demo.sh, then stop"
-newcomer sh -c 'cd /root/uid && sudo bash test/demo.sh && sudo bash test/demo.sh stop' >"$work/demo.log" 2>&1 ||
+[ ! -e "$root/usr/bin/sudo" ] || fail "the root has sudo, which a fresh Debian 12 root has not"
+
+say "README command 1: bash test/demo.sh, then stop"
+newcomer sh -c 'cd /root/uid && bash test/demo.sh && bash test/demo.sh stop' >"$work/demo.log" 2>&1 ||
 	{ tail -40 "$work/demo.log"; fail "the demo"; }
 grep -q 'The demo server is running' "$work/demo.log" || fail "the demo printed no connection help"
+grep -qE 'postgresql://postgres:[0-9a-f]+@127\.0\.0\.1:[0-9]+/uid_demo' "$work/demo.log" ||
+	fail "the demo printed no connection string"
+[ ! -e "$root/usr/bin/java" ] && [ ! -e "$root/usr/bin/patroni" ] || fail "the demo installed the test tool chain"
 
-say "README command 2: sudo bash test/run.sh"
+say "README command 2: bash test/run.sh"
 set +e
-newcomer sh -c 'cd /root/uid && sudo bash test/run.sh' >"$work/run.log" 2>&1
+newcomer sh -c 'cd /root/uid && bash test/run.sh' >"$work/run.log" 2>&1
 status=$?
 set -e
 sed -n '/^################ summary/,$p' "$work/run.log"

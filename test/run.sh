@@ -2,9 +2,11 @@
 # Runs every uid test suite (unit, pg_regress, isolation, pgTAP, Perl TAP) on each
 # supported PostgreSQL major version, and prints a summary per version.
 #
-#   sudo bash test/run.sh   installs the Debian packages (test/deps.sh), builds
-#                           the servers Debian 12 lacks, then runs the suites
-#                           as the postgres OS user on a copy of this tree
+#   bash test/run.sh        as root (or with sudo): installs the Debian
+#                           packages (test/deps.sh: the demo's and the test
+#                           tool chain), builds the servers Debian 12 lacks,
+#                           then runs the suites as the postgres OS user on a
+#                           copy of this tree
 #   bash test/run.sh        as an ordinary user: the same, without packages
 #
 # Choices (environment):

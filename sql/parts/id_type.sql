@@ -7,8 +7,13 @@
 -- type through its output function, as a JSON string: that is the whole
 -- difference from bigint.  The I/O functions hand their calls to bigint's
 -- (src/forms/id_type.c says why they are entry points of the library and not
--- LANGUAGE internal); comparisons, hashing and sorting are bigint's own
--- built-in functions, reached through the cast below.
+-- LANGUAGE internal), except that input refuses negative values.  The
+-- comparison operators are the type's own (id_type_ops.sql), so that no
+-- operator another role plants is a better match; arithmetic, aggregates
+-- and every other function of bigint are reached through the cast below.
+-- PREFERRED: where a function has a bigint and a uid form (uid_to_text),
+-- an integer or an unquoted literal argument picks the uid one, instead of
+-- finding the two equally good.
 
 CREATE TYPE uid;
 
@@ -38,11 +43,12 @@ CREATE TYPE uid (
     RECEIVE = uid_recv,
     SEND = uid_send,
     LIKE = pg_catalog.int8,
-    CATEGORY = 'N'
+    CATEGORY = 'N',
+    PREFERRED = true
 );
 
 COMMENT ON TYPE uid IS
-'A 64-bit id stored, indexed and compared exactly like bigint (its operators and operator classes are bigint''s), which the JSON functions emit as a string of its digits.';
+'A non-negative 64-bit id stored, indexed and compared exactly like bigint (its comparison operators are its own, in pg_catalog; its operator classes are bigint''s), which the JSON functions emit as a string of its digits.';
 
 -- The casts.  To bigint: implicit and free, so every bigint operator,
 -- operator class and function applies to the type (an index on a uid

@@ -41,6 +41,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "catalog/pg_class.h"
@@ -88,7 +90,7 @@ UidCheckSchemaUsage(Oid relid)
 {
 	Oid			nsp = get_rel_namespace(relid);
 
-	if (pg_namespace_aclcheck(nsp, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+	if (!UidCanUseSchema(nsp))
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_SCHEMA, get_namespace_name(nsp));
 }
 

@@ -423,12 +423,17 @@ MatchIdTime(Expr *expr, TimeComparison *tc)
 
 	arg = linitial(call->args);
 	tc->v7_only = false;
-	if (IsColumnOfType(arg, INT8OID))
+	if (IsColumnOfType(arg, INT8OID) ||
+		(exprType(arg) != UUIDOID && IsColumnOfType(arg, UidIdTypeOid())))
 	{
 		addr = UidTimeFunctionAddress(call->funcid);
 		if (addr != (field_ts ? uid_decode : uid_time))
 			return false;
 		tc->kind = UID_ID_BIGINT;
+		/* uid_time(uid): the column as bigint, whose operators the bound takes */
+		if (exprType(arg) != INT8OID)
+			arg = (Node *) makeRelabelType((Expr *) arg, INT8OID, -1, InvalidOid,
+										   COERCE_IMPLICIT_CAST);
 	}
 	else if (IsColumnOfType(arg, UUIDOID))
 	{

@@ -210,6 +210,14 @@ is(slurp_file("$dir/orders.bin"), slurp_file("$dir/bigint.bin"),
 	'the binary files of the uid and the bigint column are the same bytes');
 my ($state, $err) = sqlstate_of($node, "COPY as_integer FROM '$dir/orders.bin' (FORMAT binary)", 'src');
 is($state, '22P03', 'an integer column refuses the file: its fields are 8 bytes, bigint\'s');
+$node->safe_psql('src', qq{
+	CREATE TABLE negative (id bigint, item text);
+	INSERT INTO negative VALUES (-1, 'negative');
+	COPY negative TO '$dir/negative.bin' (FORMAT binary);
+});
+($state, $err) = sqlstate_of($node, "COPY back_to_uid FROM '$dir/negative.bin' (FORMAT binary)", 'src');
+is($state, '22003', 'a negative bigint in a binary file is refused by a uid column (22003)');
+like($err, qr/out of range for type uid.*\n.*HINT:  uid values are never negative/s, '... with the hint');
 is($node->safe_psql('src', q{SELECT json_agg(c)::text FROM (SELECT * FROM copy_binary ORDER BY id LIMIT 1) c}),
 	'[{"id":"' . $node->safe_psql('src', 'SELECT min(id) FROM orders') . '","item":"item 1"}]',
 	'the binary copy prints its ids as JSON strings');
