@@ -3,8 +3,10 @@
 \pset null '(null)'
 SET timezone = 'UTC';
 
--- An untyped literal resolves to uid_decode(text): with uid_decode(bigint)
--- and uid_decode(uuid) alone it was "not unique".
+-- An untyped literal resolves to uid_decode(text), the one candidate of the
+-- string category, which PostgreSQL prefers for an unknown argument: with
+-- uid_decode(bigint), uid_decode(uuid) and uid_decode(uid) alone it was "not
+-- unique".  Only this form has the column form.
 SELECT pg_typeof(form), form, id, ts, worker_id, sequence, note
 FROM uid_decode('120583409050324992');
 -- and so does an untyped parameter
@@ -47,6 +49,8 @@ SELECT note IS NULL AS no_note FROM uid_decode('362387865600000');
 SELECT note IS NOT NULL AS note FROM uid_decode('362387865599999');
 SELECT worker_id, sequence FROM uid_decode(12345);
 SELECT worker_id FROM uid_decode(120583409050324992);
+-- the uid type's uid_decode(uid) (pg_catalog) is the same C function: the same NOTICE
+SELECT worker_id, sequence FROM uid_decode(12345::uid);
 CREATE TEMP TABLE small_ids (id bigint);
 INSERT INTO small_ids VALUES (1), (2), (12345);
 SELECT (uid_decode(id)).worker_id FROM small_ids ORDER BY id;
