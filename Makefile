@@ -31,6 +31,7 @@ OBJS = \
 	src/forms/id_type.o \
 	src/forms/id_type_functions.o \
 	src/forms/typeid.o \
+	src/forms/decode_text.o \
 	src/forms/ff1.o \
 	src/forms/decode.o \
 	src/forms/mask.o \
@@ -54,8 +55,9 @@ OBJS = \
 # release is cut: docs/development.md ("Cutting a release").
 UID_PARTS = header raise generator layout id_type id_type_ops uuid7 time_filter lease \
 	tickets ticket_functions counters counter_functions stats stats_view \
-	text_forms typeid owner_read adopt tenure catch_up id_type_functions name_guard
-UID_UPGRADE_1_3_PARTS = from-1.3 raise stats_view ticket_functions counter_functions
+	text_forms typeid decode_text owner_read adopt tenure catch_up id_type_functions name_guard
+UID_UPGRADE_1_3_PARTS = from-1.3 raise stats_view ticket_functions counter_functions \
+	decode_text
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
 DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql
@@ -93,9 +95,9 @@ EXTRA_CLEAN = tmp_install tmp_upgrade_from_* tmp_summary tmp_suite_*.log
 
 # uid-decode: the command that reads IDs without a server
 # (tools/uid-decode/), built from the decoding code the extension links
-# (src/forms/decode.c), installed
-# into the server's bindir; its manual page goes to the server's man
-# directory.
+# (src/forms/decode.c), installed into the server's bindir; its manual page
+# goes to the server's manual directory (pg_config --mandir).  Below,
+# "make install" also links both where a shell and man(1) look.
 SCRIPTS_built = uid-decode
 UID_VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(dir $(firstword $(MAKEFILE_LIST)))uid.control)
 
@@ -145,6 +147,7 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	test/unit/ff1_test
 	test/unit/decode_test
 	bash test/unit/uid_decode_test.sh ./uid-decode
+	bash test/unit/install_links.sh '$(PG_CONFIG)'
 	bash test/unit/meta_test.sh
 	bash test/unit/file_graph.sh $(OBJS)
 	bash test/unit/header_names.sh $(OBJS)
@@ -167,11 +170,40 @@ dist: $(DATA_built)
 	@echo "wrote $(UID_DIST).zip"
 
 # The manual page of uid-decode, next to the server's own.
-install: install-man
-.PHONY: install-man
+install: install-man install-links
+.PHONY: install-man install-links
 install-man:
-	$(MKDIR_P) '$(DESTDIR)$(datadir)/man/man1'
-	$(INSTALL_DATA) docs/uid-decode.1 '$(DESTDIR)$(datadir)/man/man1/uid-decode.1'
+	$(MKDIR_P) '$(DESTDIR)$(mandir)/man1'
+	$(INSTALL_DATA) docs/uid-decode.1 '$(DESTDIR)$(mandir)/man1/uid-decode.1'
+
+# The server's bindir and mandir are on no user's PATH or MANPATH where
+# several servers are installed side by side (Debian and Ubuntu:
+# /usr/lib/postgresql/NN/bin), so "make install" links uid-decode into
+# $(UID_LINK_PREFIX)/bin and its manual page into
+# $(UID_LINK_PREFIX)/share/man/man1, where "uid-decode" and "man uid-decode"
+# find them.  With DESTDIR, the links go below it and point to the final
+# paths.  A file there that is not a link (a server installed into that
+# prefix has uid-decode there already) is left alone, and a prefix that
+# cannot be written (make install as a user into a server of one's own)
+# is skipped with a note: the command is still in $(bindir).
+# "make install UID_LINK_PREFIX=" makes no link (the Debian package does
+# not: it links through update-alternatives, debian/rules).
+UID_LINK_PREFIX ?= /usr/local
+install-links: install-man
+ifneq ($(UID_LINK_PREFIX),)
+	@for l in '$(bindir)/uid-decode $(UID_LINK_PREFIX)/bin' \
+			'$(mandir)/man1/uid-decode.1 $(UID_LINK_PREFIX)/share/man/man1'; do \
+		set -- $$l; to=$$1; dir=$(DESTDIR)$$2; link=$$dir/$$(basename "$$to"); \
+		if [ -e "$$link" ] && [ ! -L "$$link" ]; then \
+			echo "uid-decode: $$link exists and is no link: left as it is"; \
+		elif $(MKDIR_P) "$$dir" 2>/dev/null && ln -sfn "$$to" "$$link" 2>/dev/null; then \
+			echo "uid-decode: linked $$link -> $$to"; \
+		else \
+			echo "uid-decode: cannot write $$dir: not linked; uid-decode is $$to" \
+				"(make install UID_LINK_PREFIX=dir links it elsewhere)"; \
+		fi; \
+	done
+endif
 
 .PHONY: installcheck-regress installcheck-isolation installcheck-tap
 installcheck-regress:

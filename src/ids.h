@@ -38,6 +38,13 @@ UidUnixMsToTimestamptz(int64 unix_ms)
 	return (unix_ms - UID_UNIX_TO_PG_MS) * 1000;
 }
 
+/* the time of a UUID whose fields (decode.c) have one, as a timestamptz */
+static inline TimestampTz
+UuidFieldsTime(const UuidFields *f)
+{
+	return (TimestampTz) (f->unix_us - UID_UNIX_TO_PG_MS * 1000);
+}
+
 /* timestamptz -> Unix ms, rounding down (finite input only) */
 static inline int64
 UidTimestamptzToUnixMs(TimestampTz ts)

@@ -6,7 +6,8 @@
 #   2. root     installs the package with "apt-get install ./postgresql-15-uid_*.deb"
 #               into a fresh Debian 12 root made by debootstrap (no compiler, no
 #               uid source), then as the postgres user: initdb, preload uid,
-#               CREATE EXTENSION, generate, decode in SQL and with uid-decode,
+#               CREATE EXTENSION, generate, decode in SQL and with uid-decode
+#               (/usr/bin/uid-decode and its manual page, through update-alternatives),
 #               and the package's autopkgtest (debian/tests/installcheck)
 #   3. pgxn     make dist, then Debian's pgxnclient installs the zip into a
 #               private copy of the server and runs its tests (pgxn check)
@@ -131,15 +132,27 @@ q "INSERT INTO orders (item) SELECT 'item ' || g FROM generate_series(1, 10000) 
 [ "$(q "SELECT count(DISTINCT id) FROM orders")" = 10000 ] || fail "10000 distinct ids"
 [ "$(q "SELECT bool_and((uid_decode(id)).worker_id = 42) FROM orders")" = t ] || fail "worker id 42 in SQL"
 id=$(q "SELECT max(id) FROM orders")
+# uid-decode on the PATH and its manual page on the MANPATH, through
+# update-alternatives (debian/uid-decode.postinst.in)
+[ "$(command -v uid-decode)" = /usr/bin/uid-decode ] || fail "uid-decode is not /usr/bin/uid-decode on the PATH"
+[ "$(readlink -f /usr/bin/uid-decode)" = "$bin/uid-decode" ] || fail "/usr/bin/uid-decode is not $bin/uid-decode"
+[ "$(readlink -f /usr/share/man/man1/uid-decode.1.gz)" = /usr/share/postgresql/15/man/man1/uid-decode.1.gz ] ||
+	fail "/usr/share/man/man1/uid-decode.1.gz does not lead to the package's manual page"
+[ "$(uid-decode "$id" | head -1)" = "$id: uid (bigint)" ] || fail "uid-decode from the PATH"
+echo "  uid-decode: /usr/bin/uid-decode and /usr/share/man/man1/uid-decode.1.gz are the package's"
+# SQL reads the forms a user pastes, as uid-decode does
+prefixed=$(q "SELECT uid_to_text($id, 'order')")
+[ "$(q "SELECT (uid_decode('$prefixed')).id")" = "$id" ] || fail "uid_decode('$prefixed') in SQL"
 sql_time=$(q "SELECT to_char(uid_time($id) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')")
 sql_seq=$(q "SELECT (uid_decode($id)).sequence")
 sql_text=$(q "SELECT uid_to_text($id)")
 out=$("$bin/uid-decode" --json "$id")
 echo "  uid $id: $out"
-for want in "\"worker_id\":42" "\"time\":\"$sql_time\"" "\"sequence\":$sql_seq" "\"text\":\"$sql_text\""; do
+for want in "\"uid\":\"$id\"" "\"worker_id\":42" "\"time\":\"$sql_time\"" "\"sequence\":$sql_seq" "\"text\":\"$sql_text\""; do
 	[[ $out == *"$want"* ]] || fail "uid-decode of $id lacks $want (SQL says so)"
 done
 [[ $("$bin/uid-decode" "$sql_text") == *"uid        $id"* ]] || fail "uid-decode of the text form $sql_text"
+[[ $(uid-decode "$prefixed") == *"uid        $id"* ]] || fail "uid-decode of the prefixed form $prefixed"
 u=$(q "SELECT uuid7()")
 u_time=$(q "SELECT to_char(uuid7_time('$u') AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')")
 out=$("$bin/uid-decode" --json "$u")
@@ -148,7 +161,7 @@ echo "  uuid7 $u: $out"
 key=2b7e151628aed2a6abf7158809cf4f3c
 echo "$key" >/tmp/mask.key
 masked=$(q "SELECT uid_mask($id, decode('$key', 'hex'))")
-[[ $("$bin/uid-decode" --json --key-file=/tmp/mask.key "$masked") == *"\"uid\":$id,"* ]] ||
+[[ $("$bin/uid-decode" --json --key-file=/tmp/mask.key "$masked") == *"\"uid\":\"$id\","* ]] ||
 	fail "uid-decode --key-file does not unmask uid_mask($id)"
 printf '%s\n%s\nnot-an-id\n' "$id" "$u" >/tmp/ids
 set +e
@@ -186,7 +199,8 @@ if wants pgxn; then
 	done
 	mkdir -p "$pg$(pg_config --libdir)"
 	pgc=$pg/usr/lib/postgresql/15/bin/pg_config
-	pgxn install --pg_config "$pgc" "$zip" >"$work/pgxn-install.log" 2>&1 ||
+	# (UID_LINK_PREFIX=: no link in this machine's /usr/local to the private copy)
+	UID_LINK_PREFIX= pgxn install --pg_config "$pgc" "$zip" >"$work/pgxn-install.log" 2>&1 ||
 		{ tail -30 "$work/pgxn-install.log"; fail "pgxn install of $(basename "$zip") failed"; }
 	[ -x "$pg/usr/lib/postgresql/15/bin/uid-decode" ] && [ -f "$pg/usr/share/postgresql/15/extension/uid.control" ] ||
 		fail "pgxn install left no uid-decode or uid.control in $pg"

@@ -304,13 +304,6 @@ Uuid7StateOf(const pg_uuid_t *u)
 	return s;
 }
 
-/* the time of a UUID whose fields (decode.c) have one, as a timestamptz */
-static inline TimestampTz
-UuidFieldsTime(const UuidFields *f)
-{
-	return (TimestampTz) (f->unix_us - UID_UNIX_TO_PG_MS * 1000);
-}
-
 /* ---- SQL functions ---- */
 
 /*

@@ -173,6 +173,228 @@ UidTextFirstProblem(const char *s, int start, int end, int ndigits, int *pos)
 	return end - start == ndigits ? UID_TEXT_OK : UID_TEXT_TOO_SHORT;
 }
 
+/* ---- prefixed forms ---- */
+
+/* the digits of a TypeID: Crockford's, in lower case */
+static const char typeid_digits[32] = "0123456789abcdefghjkmnpqrstvwxyz";
+
+UidPrefixProblem
+UidPrefixFirstProblem(const char *s, int len, int *pos)
+{
+	for (int i = 0; i < len; i++)
+	{
+		if ((s[i] < 'a' || s[i] > 'z') && s[i] != '_')
+		{
+			*pos = i;
+			return UID_PREFIX_BAD_CHARACTER;
+		}
+	}
+	if (len > 0 && s[0] == '_')
+		return UID_PREFIX_FIRST_UNDERSCORE;
+	if (len > 0 && s[len - 1] == '_')
+		return UID_PREFIX_LAST_UNDERSCORE;
+	if (len > UID_PREFIX_MAX)
+		return UID_PREFIX_TOO_LONG;
+	return UID_PREFIX_OK;
+}
+
+/*
+ * A TypeID takes only the lower-case digits; the 64-bit form reads what
+ * uid_from_text() reads.
+ */
+int
+UidPrefixedDigit(char c, bool strict)
+{
+	int			d = UidCrockfordValues[(unsigned char) c];
+
+	if (strict && d != NO_DIGIT && typeid_digits[d] != c)
+		return NO_DIGIT;
+	return d;
+}
+
+/*
+ * Since the digits hold no underscore, the last underscore of a form is its
+ * separator.
+ */
+UidPrefixedProblem
+UidPrefixedParse(const char *s, int len, int ndigits, bool strict, UidPrefixed *p)
+{
+	int			sep = -1;
+
+	for (int i = len - 1; i >= 0; i--)
+	{
+		if (s[i] == '_')
+		{
+			sep = i;
+			break;
+		}
+	}
+	p->prefix_len = sep < 0 ? 0 : sep;
+	p->digits = sep + 1;
+	p->prefix_problem = UID_PREFIX_OK;
+	p->pos = 0;
+	if (len == 0)
+		return UID_PREFIXED_EMPTY;
+	if (sep == 0)
+		return UID_PREFIXED_NO_PREFIX;
+	p->prefix_problem = UidPrefixFirstProblem(s, p->prefix_len, &p->pos);
+	if (p->prefix_problem != UID_PREFIX_OK)
+		return UID_PREFIXED_PREFIX;
+	for (int i = p->digits; i < len; i++)
+	{
+		if (UidPrefixedDigit(s[i], strict) == NO_DIGIT)
+		{
+			p->pos = i;
+			return UID_PREFIXED_BAD_DIGIT;
+		}
+	}
+	if (len - p->digits != ndigits)
+		return UID_PREFIXED_LENGTH;
+	if (UidPrefixedDigit(s[p->digits], strict) > 7)
+		return UID_PREFIXED_FIRST_DIGIT;
+	return UID_PREFIXED_OK;
+}
+
+/* ---- any form ---- */
+
+const char *const UidFormNames[] = {
+	"bigint", "text", "prefixed", "uuid", "hex", "uuid_text", "typeid"
+};
+
+/* 32 hexadecimal digits, with the hyphens at 8, 13, 18, 23 when len is 36 */
+static bool
+ReadUuidHex(const char *s, int len, uint64 *hi, uint64 *lo)
+{
+	uint8		bytes[UID_UUID_BYTES];
+	int			nibbles = 0;
+
+	for (int i = 0; i < len; i++)
+	{
+		int			d;
+
+		if (len == 36 && (i == 8 || i == 13 || i == 18 || i == 23))
+		{
+			if (s[i] != '-')
+				return false;
+			continue;
+		}
+		d = UidHexDigitValue(s[i]);
+		if (d < 0 || nibbles == 32)
+			return false;
+		if (nibbles % 2 == 0)
+			bytes[nibbles / 2] = (uint8) (d << 4);
+		else
+			bytes[nibbles / 2] |= (uint8) d;
+		nibbles++;
+	}
+	if (nibbles != 32)
+		return false;
+	*hi = UuidBytesHigh64(bytes);
+	*lo = UuidBytesLow64(bytes);
+	return true;
+}
+
+UidAnyProblem
+UidReadAny(const char *s, int len, UidAny *a)
+{
+	bool		negative = len > 1 && s[0] == '-';
+	bool		digits = len > 0;
+
+	memset(a, 0, sizeof(*a));
+	if (len == 0)
+		return UID_ANY_EMPTY;
+	for (int i = negative ? 1 : 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			digits = false;
+
+	/* decimal digits: a bigint (26 of them: a UUID text form) */
+	if (digits && (negative || len != UUID_TEXT_DIGITS))
+	{
+		uint64		v = 0;
+
+		for (int i = negative ? 1 : 0; i < len; i++)
+		{
+			if (v > (UINT64CONST(0x7fffffffffffffff) - (uint64) (s[i] - '0')) / 10)
+				return negative ? UID_ANY_NEGATIVE : UID_ANY_ABOVE_BIGINT;
+			v = v * 10 + (uint64) (s[i] - '0');
+		}
+		if (negative && v != 0)
+			return UID_ANY_NEGATIVE;
+		a->form = UID_FORM_BIGINT;
+		a->id = (int64) v;
+		return UID_ANY_OK;
+	}
+
+	/* an underscore: a prefixed form, a TypeID if 26 digits follow it */
+	if (memchr(s, '_', len) != NULL)
+	{
+		const char *sep = s + len;
+
+		while (sep[-1] != '_')
+			sep--;
+		a->strict = s + len - sep == UUID_TEXT_DIGITS;
+		a->ndigits = a->strict ? UUID_TEXT_DIGITS : UID_TEXT_DIGITS;
+		a->prefixed_problem = UidPrefixedParse(s, len, a->ndigits, a->strict, &a->prefixed);
+		if (a->prefixed_problem != UID_PREFIXED_OK)
+			return UID_ANY_PREFIXED;
+		a->prefix_len = a->prefixed.prefix_len;
+		if (a->strict)
+		{
+			a->form = UID_FORM_TYPEID;
+			a->is_uuid = true;
+			UidTextDecodeUuid(s + a->prefixed.digits, &a->hi, &a->lo);
+		}
+		else
+		{
+			a->form = UID_FORM_PREFIXED;
+			UidTextDecodeUid(s + a->prefixed.digits, &a->id);
+		}
+		return UID_ANY_OK;
+	}
+
+	/* a UUID, with or without hyphens */
+	if ((len == 36 || len == 32) && ReadUuidHex(s, len, &a->hi, &a->lo))
+	{
+		a->form = len == 36 ? UID_FORM_UUID : UID_FORM_HEX;
+		a->is_uuid = true;
+		return UID_ANY_OK;
+	}
+	if (memchr(s, '-', len) != NULL || len == 32 || len == 36)
+		return UID_ANY_UUID;
+
+	/* a text form, or what is nearest */
+	if (len >= UID_TEXT_DIGITS - 3 && len <= UID_TEXT_DIGITS + 3)
+		a->ndigits = UID_TEXT_DIGITS;
+	else if (len >= UUID_TEXT_DIGITS - 3 && len <= UUID_TEXT_DIGITS + 3)
+		a->ndigits = UUID_TEXT_DIGITS;
+	else
+		return UID_ANY_UNKNOWN;
+	a->text_problem = UidTextFirstProblem(s, 0, len, a->ndigits, &a->pos);
+	if (a->text_problem != UID_TEXT_OK)
+		return UID_ANY_TEXT;
+	if (a->ndigits == UID_TEXT_DIGITS)
+	{
+		a->form = UID_FORM_TEXT;
+		UidTextDecodeUid(s, &a->id);
+	}
+	else
+	{
+		a->form = UID_FORM_UUID_TEXT;
+		a->is_uuid = true;
+		UidTextDecodeUuid(s, &a->hi, &a->lo);
+	}
+	return UID_ANY_OK;
+}
+
+const char *
+UidSmallNote(int64 id)
+{
+	if (id >= 0 && UidIdMs(id) < UID_FIRST_DAY_MS)
+		return "below 362387865600000, so its time is in the first day of the uid "
+			"epoch (2026-01-01 UTC): likely not an ID uid_next() issued";
+	return NULL;
+}
+
 /* ---- masked forms ---- */
 
 #define LOW_BITS(n)		((UINT64CONST(1) << (n)) - 1)

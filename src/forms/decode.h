@@ -177,6 +177,137 @@ typedef enum UidTextProblem
 extern UidTextProblem UidTextFirstProblem(const char *s, int start, int end,
 										  int ndigits, int *pos);
 
+/* ---- Prefixed forms (typeid.c): a prefix, an underscore, the digits ---- */
+
+/*
+ * A prefix is at most 63 characters of a-z and _ that start and end with a
+ * letter, or is empty (TypeID's rule, for both prefixed forms).
+ */
+#define UID_PREFIX_MAX			63
+
+/* What is wrong with a prefix */
+typedef enum UidPrefixProblem
+{
+	UID_PREFIX_OK,
+	UID_PREFIX_BAD_CHARACTER,	/* not a-z or _ (at *pos) */
+	UID_PREFIX_FIRST_UNDERSCORE,	/* starts with _ */
+	UID_PREFIX_LAST_UNDERSCORE, /* ends with _ */
+	UID_PREFIX_TOO_LONG			/* more than 63 characters */
+} UidPrefixProblem;
+
+/*
+ * The first problem of the prefix s[0, len), reading left to right; every
+ * byte before *pos is ASCII, so *pos + 1 is its position in characters.
+ */
+extern UidPrefixProblem UidPrefixFirstProblem(const char *s, int len, int *pos);
+
+/* What is wrong with a prefixed form, reading left to right */
+typedef enum UidPrefixedProblem
+{
+	UID_PREFIXED_OK,
+	UID_PREFIXED_EMPTY,			/* an empty string */
+	UID_PREFIXED_NO_PREFIX,		/* an underscore first: a separator, no prefix */
+	UID_PREFIXED_PREFIX,		/* the prefix breaks the rule (prefix_problem) */
+	UID_PREFIXED_BAD_DIGIT,		/* a character of the digits that is not one */
+	UID_PREFIXED_LENGTH,		/* not ndigits digits */
+	UID_PREFIXED_FIRST_DIGIT	/* a first digit above 7 */
+} UidPrefixedProblem;
+
+/* Where a prefixed form's parts are, or its first problem */
+typedef struct UidPrefixed
+{
+	int			prefix_len;		/* the prefix is s[0, prefix_len) */
+	int			digits;			/* the digits start here */
+	UidPrefixProblem prefix_problem;	/* for UID_PREFIXED_PREFIX */
+	int			pos;			/* the byte of a bad character */
+} UidPrefixed;
+
+/*
+ * Parses s[0, len) as a prefix, the separator and ndigits digits of which
+ * the first is at most 7, or those digits alone.  strict (a TypeID): the
+ * digits are lower case, with no O, I or L read as digits; otherwise they
+ * are read as uid_from_text() reads them.  The digits' value is for the
+ * caller to take (UidTextDecodeUid/Uuid) once this says UID_PREFIXED_OK.
+ */
+extern UidPrefixedProblem UidPrefixedParse(const char *s, int len, int ndigits,
+										   bool strict, UidPrefixed *p);
+
+/* The value of a digit of a prefixed form, or UID_CROCKFORD_NO_DIGIT */
+extern int	UidPrefixedDigit(char c, bool strict);
+
+/* ---- Any form: what uid_decode(text) and uid-decode read ---- */
+
+/* Every form uid writes of an ID, as the decoders name it */
+typedef enum UidForm
+{
+	UID_FORM_BIGINT,			/* decimal digits: a uid */
+	UID_FORM_TEXT,				/* 13 digits of uid_to_text() */
+	UID_FORM_PREFIXED,			/* uid_to_text(id, prefix) */
+	UID_FORM_UUID,				/* 8-4-4-4-12 hexadecimal digits */
+	UID_FORM_HEX,				/* 32 hexadecimal digits */
+	UID_FORM_UUID_TEXT,			/* 26 digits of uuid_to_text() */
+	UID_FORM_TYPEID				/* uuid_to_typeid(u, prefix) */
+} UidForm;
+
+/* "bigint", "text", "prefixed", "uuid", "hex", "uuid_text", "typeid" */
+extern const char *const UidFormNames[];
+
+/* What an input that is no form is closest to */
+typedef enum UidAnyProblem
+{
+	UID_ANY_OK,
+	UID_ANY_EMPTY,				/* nothing but white space */
+	UID_ANY_NEGATIVE,			/* a negative number */
+	UID_ANY_ABOVE_BIGINT,		/* decimal digits beyond bigint */
+	UID_ANY_UUID,				/* has a hyphen, or 32 or 36 characters */
+	UID_ANY_TEXT,				/* near 13 or 26 characters: a text form's problem */
+	UID_ANY_PREFIXED,			/* has an underscore: a prefixed form's problem */
+	UID_ANY_UNKNOWN				/* nothing like any form */
+} UidAnyProblem;
+
+/* One input, read */
+typedef struct UidAny
+{
+	UidForm		form;
+	bool		is_uuid;		/* a UUID form: hi and lo; else id */
+	int64		id;
+	uint64		hi;
+	uint64		lo;
+	int			prefix_len;		/* prefixed forms: the prefix is s[0, prefix_len) */
+	/* for a problem: */
+	int			ndigits;		/* UID_ANY_TEXT, _PREFIXED: 13 or 26 */
+	bool		strict;			/* UID_ANY_PREFIXED: read as a TypeID */
+	UidTextProblem text_problem;	/* UID_ANY_TEXT */
+	UidPrefixedProblem prefixed_problem;	/* UID_ANY_PREFIXED */
+	UidPrefixed prefixed;		/* UID_ANY_PREFIXED */
+	int			pos;			/* UID_ANY_TEXT: the byte of the problem */
+} UidAny;
+
+/* White space around a pasted ID, which every decoder sets aside */
+static inline bool
+UidIsSpace(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/*
+ * Reads s[0, len) (without surrounding white space) as whichever form it
+ * is: decimal digits (a bigint), then an underscore (a prefixed form: a
+ * TypeID if 26 digits follow the last one, else a prefixed uid form), then
+ * a UUID (36 or 32 characters of hexadecimal digits), then a text form (13
+ * or 26 digits).  A 13-character string of decimal digits is a bigint.
+ */
+extern UidAnyProblem UidReadAny(const char *s, int len, UidAny *a);
+
+/*
+ * The note for a uid below 86400000 << 22, whose time is in the first day
+ * of the epoch (2026-01-01 UTC): such a number is far more likely a count,
+ * a sequence or an adopted column's value than an ID uid_next() issued.
+ * NULL for every other value.
+ */
+#define UID_FIRST_DAY_MS		INT64CONST(86400000)
+extern const char *UidSmallNote(int64 id);
+
 /* ---- Masked forms (mask.c): FF1 over the bits that carry information ---- */
 
 #define UID_MASK_BITS			63

@@ -31,6 +31,12 @@ UidCheckId(int64 id)
 
 /*
  * uid_decode(bigint): the time, worker id and sequence of an ID, as one row.
+ * A number too small to be an ID uid_next() issued still decodes (12345 is
+ * worker 3 at 2026-01-01 00:00:00), so a value given as a constant or a
+ * parameter, as someone checking a pasted number gives it, gets a NOTICE
+ * saying so; a column's values do not, one per row being noise (adopted
+ * columns hold small values by design).  Its columns stay those of 1.2;
+ * uid_decode(text) has the note as a column.
  */
 Datum
 uid_decode(PG_FUNCTION_ARGS)
@@ -43,6 +49,9 @@ uid_decode(PG_FUNCTION_ARGS)
 
 	if (!UidDecodeFields(id, &f))
 		UidCheckId(id);
+	if (get_fn_expr_arg_stable(fcinfo->flinfo, 0) && UidSmallNote(id) != NULL)
+		ereport(NOTICE,
+				(errmsg("%lld is %s", (long long) id, UidSmallNote(id))));
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);

@@ -36,12 +36,6 @@ PG_FUNCTION_INFO_V1(uuid_from_text);
 #define NO_DIGIT			UID_CROCKFORD_NO_DIGIT
 #define crockford_values	UidCrockfordValues
 
-static inline bool
-UidTextIsSpace(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 /* A text of n digits, to be filled in */
 static text *
 UidTextNew(int n)
@@ -131,7 +125,7 @@ UidTextBadCharacter(const char *kind, const char *s, int len, int pos,
  * or too few digits.  [start, end) is the form without surrounding white
  * space.
  */
-UidNoReturn static void
+UidNoReturn void
 UidTextRefuse(const char *kind, const char *s, int len, int start, int end,
 			  int ndigits)
 {
@@ -181,9 +175,9 @@ UidTextForm(text *t, int ndigits, const char *kind, int *start)
 	int			b = 0;
 	int			e = len;
 
-	while (b < e && UidTextIsSpace(s[b]))
+	while (b < e && UidIsSpace(s[b]))
 		b++;
-	while (e > b && UidTextIsSpace(s[e - 1]))
+	while (e > b && UidIsSpace(s[e - 1]))
 		e--;
 	if (unlikely(e - b != ndigits || crockford_values[(unsigned char) s[b]] > 7))
 		UidTextRefuse(kind, s, len, b, e, ndigits);

@@ -31,6 +31,7 @@
 #include "compat.h"
 #include "forms/layout.h"
 #include "forms/text_forms.h"
+#include "forms/typeid.h"
 #include "ids.h"
 
 PG_FUNCTION_INFO_V1(uuid_to_typeid);
@@ -38,11 +39,6 @@ PG_FUNCTION_INFO_V1(uuid_from_typeid);
 PG_FUNCTION_INFO_V1(uuid_from_typeid_prefix);
 PG_FUNCTION_INFO_V1(uid_to_text_prefix);
 PG_FUNCTION_INFO_V1(uid_from_text_prefix);
-
-#define PREFIX_MAX		63
-
-/* the suffix alphabet of a TypeID: Crockford's, in lower case */
-static const char typeid_digits[32] = "0123456789abcdefghjkmnpqrstvwxyz";
 
 #define PREFIX_RULE \
 	"A prefix is at most 63 characters of a-z and _ that start and end " \
@@ -70,40 +66,6 @@ static const PrefixedKind uid_kind = {
 	"prefix and an underscore."
 };
 
-/* What is wrong with a prefix */
-typedef enum PrefixProblem
-{
-	PREFIX_OK,
-	PREFIX_BAD_CHARACTER,		/* not a-z or _ (at *pos) */
-	PREFIX_FIRST_UNDERSCORE,	/* starts with _ */
-	PREFIX_LAST_UNDERSCORE,		/* ends with _ */
-	PREFIX_TOO_LONG				/* more than 63 characters */
-} PrefixProblem;
-
-/*
- * The first problem of the prefix s[0, len), reading left to right; every
- * byte before *pos is ASCII, so *pos + 1 is its position in characters.
- */
-static PrefixProblem
-PrefixFirstProblem(const char *s, int len, int *pos)
-{
-	for (int i = 0; i < len; i++)
-	{
-		if ((s[i] < 'a' || s[i] > 'z') && s[i] != '_')
-		{
-			*pos = i;
-			return PREFIX_BAD_CHARACTER;
-		}
-	}
-	if (len > 0 && s[0] == '_')
-		return PREFIX_FIRST_UNDERSCORE;
-	if (len > 0 && s[len - 1] == '_')
-		return PREFIX_LAST_UNDERSCORE;
-	if (len > PREFIX_MAX)
-		return PREFIX_TOO_LONG;
-	return PREFIX_OK;
-}
-
 /*
  * A prefix given as an argument (to make a form, or to expect in one);
  * refused with 22023 unless it follows the rules.
@@ -114,22 +76,22 @@ PrefixCheckArgument(const char *s, int len)
 	int			pos = 0;
 	const char *detail = NULL;
 
-	switch (PrefixFirstProblem(s, len, &pos))
+	switch (UidPrefixFirstProblem(s, len, &pos))
 	{
-		case PREFIX_OK:
+		case UID_PREFIX_OK:
 			return;
-		case PREFIX_BAD_CHARACTER:
+		case UID_PREFIX_BAD_CHARACTER:
 			detail = psprintf("Character \"%s\" at position %d is neither a lower-case "
 							  "letter a-z nor an underscore.",
 							  UidTextQuoted(s + pos, UidTextCharLen(s, len, pos)), pos + 1);
 			break;
-		case PREFIX_FIRST_UNDERSCORE:
+		case UID_PREFIX_FIRST_UNDERSCORE:
 			detail = "It starts with an underscore.";
 			break;
-		case PREFIX_LAST_UNDERSCORE:
+		case UID_PREFIX_LAST_UNDERSCORE:
 			detail = "It ends with an underscore.";
 			break;
-		case PREFIX_TOO_LONG:
+		case UID_PREFIX_TOO_LONG:
 			detail = psprintf("It is %d characters long.", len);
 			break;
 	}
@@ -152,109 +114,101 @@ FormRefuse(const char *msg, const char *hint)
 }
 
 /*
- * The value of a suffix character, or UID_CROCKFORD_NO_DIGIT.  A TypeID
- * takes only the lower-case digits; the 64-bit form reads what
- * uid_from_text() reads.
+ * The refusal (22P02) of the prefixed form s[0, len) (a TypeID if strict)
+ * for its first problem, as UidPrefixedParse() found it; uid_decode(text)
+ * refuses a prefixed form that is neither with the same words.
  */
-static inline int
-SuffixDigit(const PrefixedKind *kind, char c)
+UidNoReturn void
+UidPrefixedRefuse(bool strict, const char *s, int len, UidPrefixedProblem problem,
+			   const UidPrefixed *p)
 {
-	int			d = UidCrockfordValues[(unsigned char) c];
-
-	if (kind->strict && d != UID_CROCKFORD_NO_DIGIT && typeid_digits[d] != c)
-		return UID_CROCKFORD_NO_DIGIT;
-	return d;
-}
-
-/*
- * Parses the form s[0, len) of the given kind: refuses it (22P02) unless it
- * is a valid prefix, the separator and kind->ndigits digits of which the
- * first is at most 7, or those digits alone.  Returns the prefix's length;
- * the digits start at *digits.
- */
-static int
-FormParse(const PrefixedKind *kind, const char *s, int len, int *digits)
-{
-	int			sep = -1;
-	int			plen;
-	int			start;
-	int			pos = 0;
-	int			n;
+	const PrefixedKind *kind = strict ? &typeid_kind : &uid_kind;
+	int			start = p->digits;
+	int			pos = p->pos;
 
 	/* the whole form, quoted, for the messages */
 #define FORM UidTextQuoted(s, len)
 
-	for (int i = len - 1; i >= 0; i--)
+	switch (problem)
 	{
-		if (s[i] == '_')
-		{
-			sep = i;
+		case UID_PREFIXED_OK:
 			break;
-		}
-	}
-	if (len == 0)
-		FormRefuse(psprintf("an empty string is not a %s", kind->name),
-				   kind->suffix_rule);
-	if (sep == 0)
-		FormRefuse(psprintf("%s \"%s\" has a separator but no prefix",
-							kind->name, FORM),
-				   psprintf("A %s without a prefix is its %d digits alone, "
-							"without the underscore.", kind->name, kind->ndigits));
-	plen = sep < 0 ? 0 : sep;
-	start = sep + 1;
-
-	switch (PrefixFirstProblem(s, plen, &pos))
-	{
-		case PREFIX_OK:
+		case UID_PREFIXED_EMPTY:
+			FormRefuse(psprintf("an empty string is not a %s", kind->name),
+					   kind->suffix_rule);
+		case UID_PREFIXED_NO_PREFIX:
+			FormRefuse(psprintf("%s \"%s\" has a separator but no prefix",
+								kind->name, FORM),
+					   psprintf("A %s without a prefix is its %d digits alone, "
+								"without the underscore.", kind->name, kind->ndigits));
+		case UID_PREFIXED_PREFIX:
+			switch (p->prefix_problem)
+			{
+				case UID_PREFIX_OK:
+					break;
+				case UID_PREFIX_BAD_CHARACTER:
+					FormRefuse(psprintf("invalid character \"%s\" at position %d in the prefix of %s \"%s\"",
+										UidTextQuoted(s + pos, UidTextCharLen(s, len, pos)),
+										pos + 1, kind->name, FORM),
+							   PREFIX_RULE);
+				case UID_PREFIX_FIRST_UNDERSCORE:
+					FormRefuse(psprintf("the prefix of %s \"%s\" starts with an underscore",
+										kind->name, FORM),
+							   PREFIX_RULE);
+				case UID_PREFIX_LAST_UNDERSCORE:
+					FormRefuse(psprintf("the prefix of %s \"%s\" ends with an underscore",
+										kind->name, FORM),
+							   PREFIX_RULE);
+				case UID_PREFIX_TOO_LONG:
+					FormRefuse(psprintf("the prefix of %s \"%s\" is %d characters long",
+										kind->name, FORM, p->prefix_len),
+							   PREFIX_RULE);
+			}
 			break;
-		case PREFIX_BAD_CHARACTER:
-			FormRefuse(psprintf("invalid character \"%s\" at position %d in the prefix of %s \"%s\"",
-								UidTextQuoted(s + pos, UidTextCharLen(s, len, pos)),
-								pos + 1, kind->name, FORM),
-					   PREFIX_RULE);
-		case PREFIX_FIRST_UNDERSCORE:
-			FormRefuse(psprintf("the prefix of %s \"%s\" starts with an underscore",
-								kind->name, FORM),
-					   PREFIX_RULE);
-		case PREFIX_LAST_UNDERSCORE:
-			FormRefuse(psprintf("the prefix of %s \"%s\" ends with an underscore",
-								kind->name, FORM),
-					   PREFIX_RULE);
-		case PREFIX_TOO_LONG:
-			FormRefuse(psprintf("the prefix of %s \"%s\" is %d characters long",
-								kind->name, FORM, plen),
-					   PREFIX_RULE);
-	}
+		case UID_PREFIXED_BAD_DIGIT:
+			{
+				/* the prefix is ASCII, so byte offsets from here on are positions */
+				bool		upper = kind->strict && s[pos] >= 'A' && s[pos] <= 'Z' &&
+					UidPrefixedDigit(s[pos] - 'A' + 'a', true) != UID_CROCKFORD_NO_DIGIT;
 
-	/* the prefix is ASCII, so byte offsets from here on are positions */
-	for (int i = start; i < len; i++)
-	{
-		if (SuffixDigit(kind, s[i]) == UID_CROCKFORD_NO_DIGIT)
-		{
-			bool		upper = kind->strict && s[i] >= 'A' && s[i] <= 'Z' &&
-				SuffixDigit(kind, s[i] - 'A' + 'a') != UID_CROCKFORD_NO_DIGIT;
-
-			FormRefuse(psprintf("invalid character \"%s\" at position %d in %s \"%s\"",
-								UidTextQuoted(s + i, UidTextCharLen(s, len, i)),
-								i + 1, kind->name, FORM),
-					   upper ? "A TypeID is written in lower case." : kind->suffix_rule);
-		}
+				FormRefuse(psprintf("invalid character \"%s\" at position %d in %s \"%s\"",
+									UidTextQuoted(s + pos, UidTextCharLen(s, len, pos)),
+									pos + 1, kind->name, FORM),
+						   upper ? "A TypeID is written in lower case." : kind->suffix_rule);
+			}
+		case UID_PREFIXED_LENGTH:
+			FormRefuse(psprintf("%s \"%s\" ends in %d digits, not %d",
+								kind->name, FORM, len - start, kind->ndigits),
+					   kind->suffix_rule);
+		case UID_PREFIXED_FIRST_DIGIT:
+			FormRefuse(psprintf("%s \"%s\" is out of range: its digits start with \"%c\"",
+								kind->name, FORM, s[start]),
+					   psprintf("The first of the %d digits of a %s is 0 to 7: they hold "
+								"%d bits, a %s has %d.", kind->ndigits, kind->name,
+								kind->ndigits * 5, kind->strict ? "UUID" : "uid",
+								kind->strict ? 128 : 63));
 	}
-	n = len - start;
-	if (n != kind->ndigits)
-		FormRefuse(psprintf("%s \"%s\" ends in %d digits, not %d",
-							kind->name, FORM, n, kind->ndigits),
-				   kind->suffix_rule);
-	if (SuffixDigit(kind, s[start]) > 7)
-		FormRefuse(psprintf("%s \"%s\" is out of range: its digits start with \"%c\"",
-							kind->name, FORM, s[start]),
-				   psprintf("The first of the %d digits of a %s is 0 to 7: they hold "
-							"%d bits, a %s has %d.", kind->ndigits, kind->name,
-							kind->ndigits * 5, kind->strict ? "UUID" : "uid",
-							kind->strict ? 128 : 63));
 #undef FORM
-	*digits = start;
-	return plen;
+	elog(ERROR, "prefixed form problem %d not described", (int) problem);
+}
+
+/*
+ * Parses the form s[0, len) of the given kind (decode.c): refuses it
+ * (22P02), naming its first problem, unless it is a valid prefix, the
+ * separator and kind->ndigits digits of which the first is at most 7, or
+ * those digits alone.  Returns the prefix's length; the digits start at
+ * *digits.
+ */
+static int
+FormParse(const PrefixedKind *kind, const char *s, int len, int *digits)
+{
+	UidPrefixed p;
+	UidPrefixedProblem problem = UidPrefixedParse(s, len, kind->ndigits, kind->strict, &p);
+
+	if (problem != UID_PREFIXED_OK)
+		UidPrefixedRefuse(kind->strict, s, len, problem, &p);
+	*digits = p.digits;
+	return p.prefix_len;
 }
 
 /*

@@ -4,7 +4,7 @@
 -- Runs against a server that preloads uid with uid.worker_id = 7
 -- (test/pgtap.sh).  Only the foundation's functions are tested here.
 BEGIN;
-SELECT plan(90);
+SELECT plan(94);
 
 -- ---------------------------------------------------------------------------
 -- Signatures and return types
@@ -31,6 +31,15 @@ SELECT is((SELECT proretset FROM pg_proc WHERE oid = 'uid_stats()'::regprocedure
 SELECT is((SELECT pg_get_function_arguments('uid_decode(bigint)'::regprocedure)),
           'id bigint, OUT ts timestamp with time zone, OUT worker_id integer, OUT sequence integer, OUT ms_since_epoch bigint',
           'uid_decode(bigint) has OUT parameters ts, worker_id, sequence, ms_since_epoch');
+-- uid_decode(text) (1.4): the columns of both other forms and more, one row
+SELECT is((SELECT pg_get_function_arguments('uid_decode(text)'::regprocedure)),
+          'input text, OUT form text, OUT prefix text, OUT id bigint, OUT uuid uuid, OUT ts timestamp with time zone, OUT worker_id integer, OUT sequence integer, OUT ms_since_epoch bigint, OUT version integer, OUT variant integer, OUT note text',
+          'uid_decode(text) has OUT parameters form, prefix, id, uuid, ts, worker_id, sequence, ms_since_epoch, version, variant, note');
+SELECT is((SELECT (provolatile, proisstrict, proretset)::text FROM pg_proc WHERE oid = 'uid_decode(text)'::regprocedure),
+          '(i,t,f)', 'uid_decode(text) is IMMUTABLE, STRICT, not set-returning');
+SELECT is((uid_decode('order_03B35Z2Z40400')).id, 120583409050324992::bigint,
+          'uid_decode(an untyped literal) resolves to uid_decode(text)');
+SELECT throws_ok($$SELECT uid_decode('hello')$$, '22P02', NULL, 'uid_decode(text) of no form raises 22P02');
 SELECT is((SELECT pg_get_function_arguments('uid_next_batch(integer)'::regprocedure)),
           'count integer', 'uid_next_batch takes one argument named count');
 

@@ -21,6 +21,7 @@ INSERT INTO decided VALUES
     ('uuid7_time(uuid)', true, true),
     ('uuid7_from_time(timestamp with time zone)', true, true),
     ('uid_decode(uuid)', true, true),
+    ('uid_decode(text)', true, true),
     ('uuidv7()', true, true),
     ('uuidv7(interval)', true, true),
     ('uuidv4()', true, true),

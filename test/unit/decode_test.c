@@ -261,6 +261,93 @@ TestMask(void)
 		  UidHexDigitValue(' ') == -1, "hexadecimal digits of a key");
 }
 
+/* UidReadAny() of a C string */
+static UidAnyProblem
+ReadAny(const char *s, UidAny *a)
+{
+	return UidReadAny(s, (int) strlen(s), a);
+}
+
+/*
+ * Every form uid writes, told apart, and what each refusal names: the
+ * answers expected/decode_text.out pins for uid_decode(text).
+ */
+static void
+TestReadAny(void)
+{
+	UidAny		a;
+	uint8		want[UID_UUID_BYTES];
+	const char *uuids[] = {"017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+		"017F22E279B07CC398C4DC0C0C07398F", "01FWHE4YDGFK1SHH6W1G60EECF",
+		"user_01fwhe4ydgfk1shh6w1g60eecf"};
+	UidForm		uuid_forms[] = {UID_FORM_UUID, UID_FORM_HEX, UID_FORM_UUID_TEXT, UID_FORM_TYPEID};
+	const char *uids[] = {"120583409050324992", "03B35Z2Z40400", "03b35z2z40400",
+		"order_03B35Z2Z40400", "order_line_03b35z2z40400"};
+	UidForm		uid_forms[] = {UID_FORM_BIGINT, UID_FORM_TEXT, UID_FORM_TEXT,
+		UID_FORM_PREFIXED, UID_FORM_PREFIXED};
+	int			prefix_lens[] = {0, 0, 0, 5, 10};
+	bool		ok = true;
+
+	for (int i = 0; i < 5; i++)
+		ok = ok && ReadAny(uids[i], &a) == UID_ANY_OK && a.form == uid_forms[i] &&
+			!a.is_uuid && a.id == INT64CONST(120583409050324992) &&
+			a.prefix_len == prefix_lens[i];
+	check(ok, "120583409050324992 as bigint, text (either case) and prefixed forms");
+	ParseUuid(uuids[0], want);
+	ok = true;
+	for (int i = 0; i < 4; i++)
+		ok = ok && ReadAny(uuids[i], &a) == UID_ANY_OK && a.form == uuid_forms[i] &&
+			a.is_uuid && a.hi == UuidBytesHigh64(want) && a.lo == UuidBytesLow64(want);
+	check(ok && a.prefix_len == 4,
+		  "RFC 9562's v7 example as 8-4-4-4-12, 32 hex digits, uuid_to_text() and a TypeID");
+	check(ReadAny("1234567890123", &a) == UID_ANY_OK && a.form == UID_FORM_BIGINT &&
+		  a.id == INT64CONST(1234567890123) &&
+		  ReadAny("00000000000000000000000001", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_UUID_TEXT && a.hi == 0 && a.lo == 1,
+		  "13 decimal digits are a bigint, 26 a UUID text form");
+	check(ReadAny("-0", &a) == UID_ANY_OK && a.id == 0 &&
+		  ReadAny("-5", &a) == UID_ANY_NEGATIVE &&
+		  ReadAny("-99999999999999999999", &a) == UID_ANY_NEGATIVE &&
+		  ReadAny("99999999999999999999", &a) == UID_ANY_ABOVE_BIGINT &&
+		  ReadAny("9223372036854775807", &a) == UID_ANY_OK && a.id == PG_INT64_MAX &&
+		  ReadAny("9223372036854775808", &a) == UID_ANY_ABOVE_BIGINT,
+		  "negative numbers and numbers beyond bigint");
+	check(ReadAny("", &a) == UID_ANY_EMPTY && ReadAny("hello", &a) == UID_ANY_UNKNOWN &&
+		  ReadAny("017f22e2-79b0-7cc3-98c4-dc0c0c07398", &a) == UID_ANY_UUID,
+		  "empty, nothing like a form, a malformed UUID");
+	check(ReadAny("03B35Z2Z4040U", &a) == UID_ANY_TEXT && a.ndigits == 13 &&
+		  a.text_problem == UID_TEXT_BAD_CHARACTER && a.pos == 12 &&
+		  ReadAny("83B35Z2Z40400", &a) == UID_ANY_TEXT && a.text_problem == UID_TEXT_FIRST_DIGIT &&
+		  ReadAny("01FWHE4YDGFK1SHH6W1G60EEC", &a) == UID_ANY_TEXT && a.ndigits == 26 &&
+		  a.text_problem == UID_TEXT_TOO_SHORT,
+		  "text forms: a bad character (position), a first digit above 7, too short");
+	check(ReadAny("Order_03B35Z2Z40400", &a) == UID_ANY_PREFIXED &&
+		  a.prefixed_problem == UID_PREFIXED_PREFIX &&
+		  a.prefixed.prefix_problem == UID_PREFIX_BAD_CHARACTER && a.prefixed.pos == 0 &&
+		  ReadAny("order__03B35Z2Z40400", &a) == UID_ANY_PREFIXED &&
+		  a.prefixed.prefix_problem == UID_PREFIX_LAST_UNDERSCORE &&
+		  ReadAny("_03B35Z2Z40400", &a) == UID_ANY_PREFIXED &&
+		  a.prefixed_problem == UID_PREFIXED_NO_PREFIX &&
+		  ReadAny("order_03B35Z2Z404", &a) == UID_ANY_PREFIXED &&
+		  a.prefixed_problem == UID_PREFIXED_LENGTH && !a.strict &&
+		  ReadAny("order_83B35Z2Z40400", &a) == UID_ANY_PREFIXED &&
+		  a.prefixed_problem == UID_PREFIXED_FIRST_DIGIT,
+		  "prefixed uid forms: the prefix's character and underscores, no prefix, length, first digit");
+	check(ReadAny("user_01H455VB4PEX5VSKNK084SN02Q", &a) == UID_ANY_PREFIXED && a.strict &&
+		  a.prefixed_problem == UID_PREFIXED_BAD_DIGIT && a.prefixed.pos == 7 &&
+		  ReadAny("user_81h455vb4pex5vsknk084sn02q", &a) == UID_ANY_PREFIXED &&
+		  a.prefixed_problem == UID_PREFIXED_FIRST_DIGIT,
+		  "TypeIDs: lower case only, as the specification says; a first digit above 7");
+	check(UidSmallNote(0) != NULL && UidSmallNote(INT64CONST(362387865599999)) != NULL &&
+		  UidSmallNote(INT64CONST(362387865600000)) == NULL &&
+		  UidSmallNote(INT64CONST(120583409050324992)) == NULL,
+		  "the note for uids below 362387865600000, the epoch's first day");
+	check(strcmp(UidFormNames[UID_FORM_BIGINT], "bigint") == 0 &&
+		  strcmp(UidFormNames[UID_FORM_TYPEID], "typeid") == 0 &&
+		  strcmp(UidFormNames[UID_FORM_UUID_TEXT], "uuid_text") == 0,
+		  "the names of the forms");
+}
+
 int
 main(void)
 {
@@ -269,5 +356,6 @@ main(void)
 	TestUuidText();
 	TestUuidFields();
 	TestMask();
+	TestReadAny();
 	return check_done("decode_test");
 }

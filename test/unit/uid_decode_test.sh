@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Unit test of the uid-decode command (tools/uid-decode/uid_decode.c), run by
-# "make check-unit": arguments and standard input, the text and JSON output,
+# "make check-unit": arguments and standard input, every form uid writes (and
+# the form read), the text and JSON output (64-bit IDs as JSON strings),
 # masked forms with a key file, bad input and exit statuses.  Needs no
 # server.  Prints TAP; exits non-zero if a check fails.
 #
@@ -10,17 +11,7 @@ cmd=${1:?usage: uid_decode_test.sh path/to/uid-decode}
 tmp=$(mktemp -d -t uid-decode-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 # run ARGS...: the command's stdout, stderr and status in $tmp/out, $tmp/err, $status
 run() {
 	"$cmd" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -87,6 +78,51 @@ ok $? "--json: one object per input, with the kind"
 	[ "$(json_field text | head -1)" = 03B35Z2Z40400 ]
 ok $? "--json: time, worker id, sequence, version, variant, text form"
 
+# --- 64-bit IDs are JSON strings (JavaScript reads JSON numbers as doubles and
+# rounds above 2^53); no number of the output has more than 15 digits
+run --json 121872321425182794 0
+ok $(( status != 0 )) "--json of a uid above 2^53: exit 0"
+has '"uid":"121872321425182794"' out && has '"uid":"0"' out
+ok $? "--json: the uid is a JSON string"
+echo 2b7e151628aed2a6abf7158809cf4f3c >"$tmp/key"
+run --json --key-file="$tmp/key" 7407393923982924685
+has '"masked_uid":"7407393923982924685"' out && ! grep -Eq ':-?[0-9]{16,}' "$tmp/out"
+ok $? "--json --key-file: the masked uid is a string too; no long number anywhere"
+
+# --- every form uid writes, and the form read: the uid 120583409050324992 as
+# uid_to_text(id, 'order') and the TypeID specification's example
+run order_03B35Z2Z40400 order_line_03b35z2z40400 user_01h455vb4pex5vsknk084sn02q
+ok $(( status != 0 )) "a prefixed uid form and a TypeID: exit 0"
+[ "$(grep -Ec "uid +120583409050324992$" "$tmp/out")" = 2 ] &&
+	has 'form       prefixed, prefix "order"' out && has 'form       prefixed, prefix "order_line"' out &&
+	has 'form       typeid, prefix "user"' out &&
+	grep -Eq "uuid +01890a5d-ac96-774b-bcce-b302099a8057$" "$tmp/out" &&
+	has "2023-06-30 03:34:18.518 UTC" out
+ok $? "prefixed form: the uid and its prefix; TypeID: the UUID, its time and its prefix"
+run --json 120583409050324992 03B35Z2Z40400 order_03B35Z2Z40400 017f22e2-79b0-7cc3-98c4-dc0c0c07398f \
+	017F22E279B07CC398C4DC0C0C07398F 01FWHE4YDGFK1SHH6W1G60EECF user_01fwhe4ydgfk1shh6w1g60eecf
+[ "$(json_field form | tr '\n' ' ')" = "bigint text prefixed uuid hex uuid_text typeid " ] &&
+	[ "$(json_field prefix | tr '\n' ' ')" = "null null order null null null user " ] &&
+	[ "$(json_field uid | sort -u | tr '\n' ' ')" = "120583409050324992 null " ] &&
+	[ "$(json_field uuid | sort -u | tr '\n' ' ')" = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f null " ]
+ok $? "--json: the form of each of the seven forms, the prefix of the prefixed ones, one value"
+run 03B35Z2Z40400 01FWHE4YDGFK1SHH6W1G60EECF 120583409050324992
+[ "$(grep -c "^  form " "$tmp/out")" = 3 ] && has "form       text" out && has "form       uuid_text" out &&
+	has "form       bigint" out
+ok $? "the text output has a form line"
+masked_text=$("$cmd" --json 7407393923982924685 | FIELD=text perl -MJSON::PP -ne 'print JSON::PP->new->decode($_)->{$ENV{FIELD}}')
+run --key-file "$tmp/key" "order_$masked_text"
+grep -Eq "uid +0$" "$tmp/out" && has 'masked uid (prefixed text form)' out
+ok $? "--key-file: a prefixed form of a masked uid is unmasked"
+
+# --- a number too small to be an ID uid_next() issued: a note
+run 12345 120583409050324992
+has "note       below 362387865600000" out && [ "$(grep -c "note " "$tmp/out")" = 1 ]
+ok $? "12345 gets a note, an ID of 2026-11 none"
+run --json 12345 120583409050324992
+[ "$(json_field note | grep -c "first day of the uid epoch")" = 1 ] && [ "$(json_field note | tail -1)" = null ]
+ok $? "--json: the note, or null"
+
 # --- standard input: one per line, white space and empty lines
 printf '  120583409050324992  \n\n01FWHE4YDGFK1SHH6W1G60EECF\r\n\t03B35Z2Z40400\n' >"$tmp/in"
 "$cmd" --json <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
@@ -122,6 +158,20 @@ status=$?
 ok $(( status != 1 )) "--json with bad input: exit 1"
 [ "$(lines out)" = 9 ] && [ "$(json_field error | grep -vc '^null$')" = 7 ]
 ok $? "--json with bad input: an object per line, 7 with an error"
+
+# prefixed forms that are neither form: what is wrong, with the words of the SQL functions
+printf 'Order_03B35Z2Z40400\n_03B35Z2Z40400\norder__03B35Z2Z40400\norder_03B35Z2Z404\nuser_01H455VB4PEX5VSKNK084SN02Q\norder_83B35Z2Z40400\n' >"$tmp/in"
+"$cmd" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+status=$?
+ok $(( status != 1 )) "bad prefixed forms: exit 1"
+[ "$(grep -c "^uid-decode: " "$tmp/err")" = 6 ] &&
+	has '"Order_03B35Z2Z40400": invalid character "O" at position 1 in the prefix of prefixed uid text form' err &&
+	has '"_03B35Z2Z40400": prefixed uid text form with a separator but no prefix' err &&
+	has '"order__03B35Z2Z40400": the prefix of prefixed uid text form ends with an underscore' err &&
+	has '"order_03B35Z2Z404": prefixed uid text form ends in 11 digits' err &&
+	has 'invalid character "H" at position 8 in TypeID' err &&
+	has '"order_83B35Z2Z40400": prefixed uid text form out of range' err
+ok $? "each names the prefixed form's first problem"
 
 # never a crash: random bytes, a long line, NUL bytes, lone characters
 head -c 65536 /dev/urandom >"$tmp/in"
@@ -165,6 +215,4 @@ ok $(( status != 2 )) "a missing key file: exit 2"
 run --key-file
 ok $(( status != 2 )) "--key-file without a file: exit 2"
 
-echo "1..$n"
-[ "$failed" = 0 ] || echo "# $failed of $n checks failed"
-[ "$failed" = 0 ]
+tap_done

@@ -2,13 +2,16 @@
  * uid_decode.c
  *		uid-decode: reads uid IDs and UUIDs out of logs and tickets without a
  *		server.  For each ID given as an argument, or one per line on
- *		standard input, it prints what kind of ID it is and what it holds:
- *		time, worker id and sequence of a uid; time, version and variant of a
- *		UUID.  With --key-file, masked forms (uid_mask(), uuid7_mask()) are
- *		unmasked first.  --json prints one JSON object per line.
+ *		standard input, in any form uid writes (decimal, text, prefixed,
+ *		UUID, UUID text, TypeID), it prints what kind of ID it is, the form
+ *		it read and what it holds: time, worker id and sequence of a uid;
+ *		time, version and variant of a UUID.  With --key-file, masked forms
+ *		(uid_mask(), uuid7_mask()) are unmasked first.  --json prints one
+ *		JSON object per line, 64-bit IDs as strings.
  *
- * Every field comes from decode.c, the code the SQL functions use; this
- * file only reads input, tells kinds apart and prints.  A bad input is a
+ * Every field, and the telling apart of the forms (UidReadAny()), comes
+ * from decode.c, the code the SQL functions use (uid_decode(text)); this
+ * file only reads input, words the refusals and prints.  A bad input is a
  * message naming it, and the exit status is 1; the next input is read
  * regardless.  Exit status 2: bad options or key file.
  */
@@ -44,13 +47,9 @@ static Ff1Domain key122;
 /* what one input was read as */
 typedef struct Decoded
 {
-	bool		is_uuid;
-	const char *form;			/* "bigint", "text", "uuid", "hex" */
+	UidAny		in;				/* the form read and its value (masked, if masked) */
+	const char *input;			/* the input, for the prefix */
 	bool		masked;			/* unmasked with the key */
-	/* the input's own value (masked form, if masked) */
-	int64		in_id;
-	uint64		in_hi;
-	uint64		in_lo;
 	/* the value decoded */
 	int64		id;
 	UidFields	uid;
@@ -69,16 +68,22 @@ usage(void)
 		   "  grep -o ... logfile | uid-decode [OPTION]...\n"
 		   "\n"
 		   "Without ID arguments, IDs are read from standard input, one per line\n"
-		   "(surrounding white space ignored, empty lines skipped).  An ID is:\n"
-		   "  a uid           a non-negative bigint (decimal digits only), or its\n"
-		   "                  13-character text form (uid_to_text())\n"
-		   "  a UUID          8-4-4-4-12 or 32 hexadecimal digits, or its\n"
-		   "                  26-character text form (uuid_to_text(), a ULID for v7)\n"
-		   "For each, it prints the kind and form, the time (UTC, to the ms), and for\n"
-		   "a uid its worker id and sequence, for a UUID its version and variant.\n"
+		   "(surrounding white space ignored, empty lines skipped).  An ID is any\n"
+		   "form uid writes:\n"
+		   "  a uid           a non-negative bigint (decimal digits only), its\n"
+		   "                  13-character text form (uid_to_text()), or a prefix,\n"
+		   "                  an underscore and that form (uid_to_text(id, prefix))\n"
+		   "  a UUID          8-4-4-4-12 or 32 hexadecimal digits, its 26-character\n"
+		   "                  text form (uuid_to_text(), a ULID for v7), or a TypeID\n"
+		   "                  (uuid_to_typeid(u, prefix))\n"
+		   "For each, it prints the kind and the form it read, the time (UTC, to the\n"
+		   "ms), and for a uid its worker id and sequence (with a note if it is too\n"
+		   "small to be one uid_next() issued), for a UUID its version and variant.\n"
 		   "\n"
 		   "Options:\n"
-		   "  --json            one JSON object per input and line, errors included\n"
+		   "  --json            one JSON object per input and line, errors included;\n"
+		   "                    64-bit IDs are JSON strings (JavaScript rounds numbers\n"
+		   "                    above 2^53)\n"
 		   "  --key-file=FILE   unmask masked forms with the key in FILE (32, 48 or 64\n"
 		   "                    hexadecimal digits, as uid.mask_key): every uid is\n"
 		   "                    read as a uid_mask() value, every version 4 UUID as a\n"
@@ -171,6 +176,54 @@ UsToMs(int64 us)
 	return us / 1000 - (us % 1000 < 0 ? 1 : 0);
 }
 
+/* How the text output names a form */
+static const char *
+FormDescription(UidForm form)
+{
+	switch (form)
+	{
+		case UID_FORM_BIGINT:
+			return "bigint";
+		case UID_FORM_TEXT:
+			return "13-character text form";
+		case UID_FORM_PREFIXED:
+			return "prefixed text form";
+		case UID_FORM_UUID:
+			return "8-4-4-4-12";
+		case UID_FORM_HEX:
+			return "32 hexadecimal digits";
+		case UID_FORM_UUID_TEXT:
+			return "26-character text form";
+		case UID_FORM_TYPEID:
+			return "TypeID";
+	}
+	return "?";
+}
+
+/* The form line: its name, and the prefix of a prefixed form */
+static void
+PrintForm(const Decoded *d)
+{
+	if (json)
+	{
+		printf(",\"form\":\"%s\"", UidFormNames[d->in.form]);
+		if (d->in.form == UID_FORM_PREFIXED || d->in.form == UID_FORM_TYPEID)
+		{
+			printf(",\"prefix\":");
+			PrintJsonString(d->input, (size_t) d->in.prefix_len);
+		}
+		return;
+	}
+	printf("  form       %s", UidFormNames[d->in.form]);
+	if (d->in.form == UID_FORM_PREFIXED || d->in.form == UID_FORM_TYPEID)
+	{
+		printf(", prefix \"");
+		PrintEchoed(stdout, d->input, (size_t) d->in.prefix_len);
+		printf("\"");
+	}
+	printf("\n");
+}
+
 static void
 PrintDecoded(const char *s, size_t len, const Decoded *d)
 {
@@ -180,56 +233,68 @@ PrintDecoded(const char *s, size_t len, const Decoded *d)
 	char		masked_text[UUID_TEXT_DIGITS + 1];
 	char		masked_uuid[37];
 
-	if (!d->is_uuid)
+	if (!d->in.is_uuid)
 	{
+		const char *note = UidSmallNote(d->id);
+
 		UidTextEncodeUid((uint64) d->id, text);
 		text[UID_TEXT_DIGITS] = '\0';
-		UidTextEncodeUid((uint64) d->in_id, masked_text);
+		UidTextEncodeUid((uint64) d->in.id, masked_text);
 		masked_text[UID_TEXT_DIGITS] = '\0';
 		FormatTime(d->uid.unix_ms, json ? 'T' : ' ', when, sizeof(when));
 		if (json)
 		{
+			/* 64-bit IDs as strings: JavaScript reads numbers as doubles */
 			printf("{\"input\":");
 			PrintJsonString(s, len);
-			printf(",\"kind\":\"uid\",\"form\":\"%s\",\"masked\":%s", d->form,
-				   d->masked ? "true" : "false");
+			printf(",\"kind\":\"uid\"");
+			PrintForm(d);
+			printf(",\"masked\":%s", d->masked ? "true" : "false");
 			if (d->masked)
-				printf(",\"masked_uid\":%lld,\"masked_text\":\"%s\"",
-					   (long long) d->in_id, masked_text);
-			printf(",\"uid\":%lld,\"text\":\"%s\",\"time\":\"%s\",\"unix_ms\":%lld,"
-				   "\"ms_since_epoch\":%lld,\"worker_id\":%d,\"sequence\":%d}\n",
+				printf(",\"masked_uid\":\"%lld\",\"masked_text\":\"%s\"",
+					   (long long) d->in.id, masked_text);
+			printf(",\"uid\":\"%lld\",\"text\":\"%s\",\"time\":\"%s\",\"unix_ms\":%lld,"
+				   "\"ms_since_epoch\":%lld,\"worker_id\":%d,\"sequence\":%d,\"note\":",
 				   (long long) d->id, text, when, (long long) d->uid.unix_ms,
 				   (long long) d->uid.ms_since_epoch, d->uid.worker_id, d->uid.sequence);
+			if (note)
+				PrintJsonString(note, strlen(note));
+			else
+				printf("null");
+			printf("}\n");
 			return;
 		}
 		PrintEchoed(stdout, s, len);
-		printf(": %suid (%s)\n", d->masked ? "masked " : "",
-			   strcmp(d->form, "text") == 0 ? "13-character text form" : "bigint");
+		printf(": %suid (%s)\n", d->masked ? "masked " : "", FormDescription(d->in.form));
+		PrintForm(d);
 		if (d->masked)
-			printf("  masked     %lld  %s\n", (long long) d->in_id, masked_text);
+			printf("  masked     %lld  %s\n", (long long) d->in.id, masked_text);
 		printf("  uid        %lld\n"
 			   "  text       %s\n"
 			   "  time       %s\n"
 			   "  worker id  %d\n"
 			   "  sequence   %d\n",
 			   (long long) d->id, text, when, d->uid.worker_id, d->uid.sequence);
+		if (note)
+			printf("  note       %s\n", note);
 		return;
 	}
 
 	UidTextEncodeUuid(d->hi, d->lo, text);
 	text[UUID_TEXT_DIGITS] = '\0';
 	FormatUuid(d->hi, d->lo, uuid);
-	UidTextEncodeUuid(d->in_hi, d->in_lo, masked_text);
+	UidTextEncodeUuid(d->in.hi, d->in.lo, masked_text);
 	masked_text[UUID_TEXT_DIGITS] = '\0';
-	FormatUuid(d->in_hi, d->in_lo, masked_uuid);
+	FormatUuid(d->in.hi, d->in.lo, masked_uuid);
 	if (d->uuid.has_time)
 		FormatTime(UsToMs(d->uuid.unix_us), json ? 'T' : ' ', when, sizeof(when));
 	if (json)
 	{
 		printf("{\"input\":");
 		PrintJsonString(s, len);
-		printf(",\"kind\":\"uuid\",\"form\":\"%s\",\"masked\":%s", d->form,
-			   d->masked ? "true" : "false");
+		printf(",\"kind\":\"uuid\"");
+		PrintForm(d);
+		printf(",\"masked\":%s", d->masked ? "true" : "false");
 		if (d->masked)
 			printf(",\"masked_uuid\":\"%s\",\"masked_text\":\"%s\"", masked_uuid, masked_text);
 		printf(",\"uuid\":\"%s\",\"text\":\"%s\"", uuid, text);
@@ -253,8 +318,8 @@ PrintDecoded(const char *s, size_t len, const Decoded *d)
 		printf(" v%d", d->uuid.version);
 	else
 		printf(" (not of the RFC 9562 variant)");
-	printf(" (%s)\n", strcmp(d->form, "text") == 0 ? "26-character text form" :
-		   strcmp(d->form, "hex") == 0 ? "32 hexadecimal digits" : "8-4-4-4-12");
+	printf(" (%s)\n", FormDescription(d->in.form));
+	PrintForm(d);
 	if (d->masked)
 		printf("  masked     %s  %s\n", masked_uuid, masked_text);
 	printf("  uuid       %s\n"
@@ -292,62 +357,33 @@ PrintError(const char *s, size_t len, const char *msg)
 
 /* ---- reading ---- */
 
-static bool
-IsHex(char c)
+/* A character of the input for a message: itself if printable, else \xNN */
+static void
+ShownChar(const char *s, size_t len, int pos, char *shown, size_t n)
 {
-	return UidHexDigitValue(c) >= 0;
-}
+	unsigned char c = pos < (int) len ? (unsigned char) s[pos] : 0;
 
-/* 32 hexadecimal digits, with the hyphens at 8, 13, 18, 23 when len is 36 */
-static bool
-ReadUuid(const char *s, size_t len, uint64 *hi, uint64 *lo)
-{
-	uint8		bytes[UID_UUID_BYTES];
-	int			nibbles = 0;
-
-	for (size_t i = 0; i < len; i++)
-	{
-		if (len == 36 && (i == 8 || i == 13 || i == 18 || i == 23))
-		{
-			if (s[i] != '-')
-				return false;
-			continue;
-		}
-		if (!IsHex(s[i]) || nibbles == 32)
-			return false;
-		if (nibbles % 2 == 0)
-			bytes[nibbles / 2] = (uint8) (UidHexDigitValue(s[i]) << 4);
-		else
-			bytes[nibbles / 2] |= (uint8) UidHexDigitValue(s[i]);
-		nibbles++;
-	}
-	if (nibbles != 32)
-		return false;
-	*hi = UuidBytesHigh64(bytes);
-	*lo = UuidBytesLow64(bytes);
-	return true;
+	if (c >= 0x20 && c < 0x7f)
+		snprintf(shown, n, "%c", c);
+	else
+		snprintf(shown, n, "\\x%02X", c);
 }
 
 /* The message for a text form of ndigits digits that is refused. */
 static void
-TextFormMessage(const char *s, size_t len, int ndigits, char *msg, size_t msglen)
+TextFormMessage(const char *s, size_t len, const UidAny *a, char *msg, size_t msglen)
 {
+	int			ndigits = a->ndigits;
 	const char *kind = ndigits == UID_TEXT_DIGITS ? "uid" : "uuid";
-	int			pos;
-	UidTextProblem p = UidTextFirstProblem(s, 0, (int) len, ndigits, &pos);
-	unsigned char c = pos < (int) len ? (unsigned char) s[pos] : 0;
 	char		shown[8];
 
-	if (c >= 0x20 && c < 0x7f)
-		snprintf(shown, sizeof(shown), "%c", c);
-	else
-		snprintf(shown, sizeof(shown), "\\x%02X", c);
-	switch (p)
+	ShownChar(s, len, a->pos, shown, sizeof(shown));
+	switch (a->text_problem)
 	{
 		case UID_TEXT_BAD_CHARACTER:
 			snprintf(msg, msglen, "invalid character \"%s\" at position %d in %s text form: "
 					 "the digits are 0-9 and A-Z except U (O reads as 0, I and L as 1)",
-					 shown, pos + 1, kind);
+					 shown, a->pos + 1, kind);
 			break;
 		case UID_TEXT_TOO_LONG:
 			snprintf(msg, msglen, "%s text form too long: a %s text form is %d digits, "
@@ -366,103 +402,98 @@ TextFormMessage(const char *s, size_t len, int ndigits, char *msg, size_t msglen
 	}
 }
 
+/* The message for a prefixed form (a TypeID if 26 digits follow) refused. */
+static void
+PrefixedMessage(const char *s, size_t len, const UidAny *a, char *msg, size_t msglen)
+{
+	const char *kind = a->strict ? "TypeID" : "prefixed uid text form";
+	const UidPrefixed *p = &a->prefixed;
+	char		shown[8];
+
+	ShownChar(s, len, p->pos, shown, sizeof(shown));
+	switch (a->prefixed_problem)
+	{
+		case UID_PREFIXED_OK:
+		case UID_PREFIXED_EMPTY:
+		case UID_PREFIXED_NO_PREFIX:
+			snprintf(msg, msglen, "%s with a separator but no prefix: without a prefix, "
+					 "it is its %d digits alone", kind, a->ndigits);
+			break;
+		case UID_PREFIXED_PREFIX:
+			if (p->prefix_problem == UID_PREFIX_BAD_CHARACTER)
+				snprintf(msg, msglen, "invalid character \"%s\" at position %d in the prefix "
+						 "of %s: a prefix is a-z and _", shown, p->pos + 1, kind);
+			else
+				snprintf(msg, msglen, "the prefix of %s %s: a prefix is at most %d characters "
+						 "of a-z and _ that start and end with a letter", kind,
+						 p->prefix_problem == UID_PREFIX_FIRST_UNDERSCORE ?
+						 "starts with an underscore" :
+						 p->prefix_problem == UID_PREFIX_LAST_UNDERSCORE ?
+						 "ends with an underscore" : "is too long", UID_PREFIX_MAX);
+			break;
+		case UID_PREFIXED_BAD_DIGIT:
+			snprintf(msg, msglen, "invalid character \"%s\" at position %d in %s: %s",
+					 shown, p->pos + 1, kind, a->strict ?
+					 "a TypeID's digits are 0-9 and a-z except i, l, o and u, in lower case" :
+					 "the digits are 0-9 and A-Z except U (O reads as 0, I and L as 1)");
+			break;
+		case UID_PREFIXED_LENGTH:
+			snprintf(msg, msglen, "%s ends in %d digits: a TypeID has 26 after its prefix "
+					 "and underscore, a prefixed uid text form 13", kind,
+					 (int) len - p->digits);
+			break;
+		case UID_PREFIXED_FIRST_DIGIT:
+			snprintf(msg, msglen, "%s out of range: its first digit is above 7", kind);
+			break;
+	}
+}
+
 /*
- * Reads one input (without surrounding white space) into d; false with a
- * message in msg if it is not an ID.
+ * Reads one input (without surrounding white space) into d, as decode.c's
+ * UidReadAny() tells the forms apart; false with a message in msg if it is
+ * not an ID.
  */
 static bool
 ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
 {
-	bool		digits = len > 0;
-	bool		crockford = len > 0;
-	bool		negative = len > 1 && s[0] == '-';
-	int			pos;
+	UidAnyProblem problem = UidReadAny(s, (int) len, &d->in);
 
-	memset(d, 0, sizeof(*d));
-	for (size_t i = negative ? 1 : 0; i < len; i++)
+	d->input = s;
+	d->masked = false;
+	switch (problem)
 	{
-		if (s[i] < '0' || s[i] > '9')
-			digits = false;
-		if (UidCrockfordValues[(unsigned char) s[i]] == UID_CROCKFORD_NO_DIGIT)
-			crockford = false;
-	}
-
-	/* decimal digits: a bigint */
-	if (digits && (negative || len != UUID_TEXT_DIGITS))
-	{
-		uint64		v = 0;
-
-		for (size_t i = negative ? 1 : 0; i < len; i++)
-		{
-			if (v > (UINT64CONST(0x7fffffffffffffff) - (uint64) (s[i] - '0')) / 10)
-			{
-				snprintf(msg, msglen, "not a uid: %s the range of bigint",
-						 negative ? "below" : "above");
-				return false;
-			}
-			v = v * 10 + (uint64) (s[i] - '0');
-		}
-		if (negative && v != 0)
-		{
+		case UID_ANY_OK:
+			break;
+		case UID_ANY_NEGATIVE:
 			snprintf(msg, msglen, "not a uid: uid values are never negative");
 			return false;
-		}
-		d->form = "bigint";
-		d->in_id = (int64) v;
-	}
-	/* a UUID, with or without hyphens */
-	else if ((len == 36 || len == 32) && ReadUuid(s, len, &d->in_hi, &d->in_lo))
-	{
-		d->is_uuid = true;
-		d->form = len == 36 ? "uuid" : "hex";
-	}
-	/* a text form */
-	else if (crockford && len == UID_TEXT_DIGITS &&
-			 UidTextFirstProblem(s, 0, (int) len, UID_TEXT_DIGITS, &pos) == UID_TEXT_OK)
-	{
-		if (!UidTextDecodeUid(s, &d->in_id))
-			return false;		/* cannot happen: every character is a digit */
-		d->form = "text";
-	}
-	else if (crockford && len == UUID_TEXT_DIGITS &&
-			 UidTextFirstProblem(s, 0, (int) len, UUID_TEXT_DIGITS, &pos) == UID_TEXT_OK)
-	{
-		if (!UidTextDecodeUuid(s, &d->in_hi, &d->in_lo))
+		case UID_ANY_ABOVE_BIGINT:
+			snprintf(msg, msglen, "not a uid: above the range of bigint");
 			return false;
-		d->is_uuid = true;
-		d->form = "text";
-	}
-	/* not an ID: say what is closest */
-	else if (memchr(s, '-', len) != NULL || len == 32 || len == 36)
-	{
-		snprintf(msg, msglen, "not a UUID: a UUID is 32 hexadecimal digits, "
-				 "grouped 8-4-4-4-12 by hyphens or not grouped");
-		return false;
-	}
-	else if (len >= UID_TEXT_DIGITS - 3 && len <= UID_TEXT_DIGITS + 3)
-	{
-		TextFormMessage(s, len, UID_TEXT_DIGITS, msg, msglen);
-		return false;
-	}
-	else if (len >= UUID_TEXT_DIGITS - 3 && len <= UUID_TEXT_DIGITS + 3)
-	{
-		TextFormMessage(s, len, UUID_TEXT_DIGITS, msg, msglen);
-		return false;
-	}
-	else
-	{
-		snprintf(msg, msglen, "not an ID: a uid is a non-negative bigint or 13 Crockford "
-				 "base32 digits; a UUID is 32 hexadecimal digits (8-4-4-4-12) or 26 "
-				 "Crockford base32 digits");
-		return false;
+		case UID_ANY_UUID:
+			snprintf(msg, msglen, "not a UUID: a UUID is 32 hexadecimal digits, "
+					 "grouped 8-4-4-4-12 by hyphens or not grouped");
+			return false;
+		case UID_ANY_TEXT:
+			TextFormMessage(s, len, &d->in, msg, msglen);
+			return false;
+		case UID_ANY_PREFIXED:
+			PrefixedMessage(s, len, &d->in, msg, msglen);
+			return false;
+		case UID_ANY_EMPTY:
+		case UID_ANY_UNKNOWN:
+			snprintf(msg, msglen, "not an ID: a uid is a non-negative bigint, 13 Crockford "
+					 "base32 digits, or a prefix, _ and those; a UUID is 32 hexadecimal "
+					 "digits (8-4-4-4-12), 26 Crockford base32 digits, or a TypeID");
+			return false;
 	}
 
-	if (!d->is_uuid)
+	if (!d->in.is_uuid)
 	{
-		d->id = d->in_id;
+		d->id = d->in.id;
 		if (have_key)
 		{
-			if (!UidMaskBits63(&key63, d->in_id, true, &d->id))
+			if (!UidMaskBits63(&key63, d->in.id, true, &d->id))
 			{
 				snprintf(msg, msglen, "AES encryption with OpenSSL failed");
 				return false;
@@ -477,20 +508,20 @@ ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
 		return true;
 	}
 
-	d->hi = d->in_hi;
-	d->lo = d->in_lo;
+	d->hi = d->in.hi;
+	d->lo = d->in.lo;
 	if (have_key)
 	{
 		uint8		bytes[UID_UUID_BYTES];
 		UuidFields	in;
 
-		UuidBytesSet64(bytes, d->in_hi, d->in_lo);
+		UuidBytesSet64(bytes, d->in.hi, d->in.lo);
 		UuidDecodeFields(bytes, &in);
 		if (in.version == 4)
 		{
 			uint64		ms;
 
-			if (!UidMaskBits122(&key122, d->in_hi, d->in_lo, true, &d->hi, &d->lo, &ms))
+			if (!UidMaskBits122(&key122, d->in.hi, d->in.lo, true, &d->hi, &d->lo, &ms))
 			{
 				snprintf(msg, msglen, "AES encryption with OpenSSL failed");
 				return false;
@@ -513,12 +544,6 @@ ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
 	return true;
 }
 
-static bool
-IsSpace(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 /* Decodes and prints one input; false if it was not an ID.  Empty: true. */
 static bool
 DecodeOne(const char *s, size_t len)
@@ -526,12 +551,12 @@ DecodeOne(const char *s, size_t len)
 	Decoded		d;
 	char		msg[256];
 
-	while (len > 0 && IsSpace(s[0]))
+	while (len > 0 && UidIsSpace(s[0]))
 	{
 		s++;
 		len--;
 	}
-	while (len > 0 && IsSpace(s[len - 1]))
+	while (len > 0 && UidIsSpace(s[len - 1]))
 		len--;
 	if (len == 0)
 		return true;
@@ -574,9 +599,9 @@ LoadKey(const char *path)
 	if (n == sizeof(buf))
 		KeyFileFail(path, "too long: a key is 32, 48 or 64 hexadecimal digits");
 	e = n;
-	while (b < e && IsSpace(buf[b]))
+	while (b < e && UidIsSpace(buf[b]))
 		b++;
-	while (e > b && IsSpace(buf[e - 1]))
+	while (e > b && UidIsSpace(buf[e - 1]))
 		e--;
 	if (e - b != 32 && e - b != 48 && e - b != 64)
 	{
