@@ -15,6 +15,13 @@
 # and JSON in a block's output carries no id as a number.  Its later blocks,
 # and the other docs' SQL, use tables, roles and parameters of an
 # application, and are not run.
+#
+# Last, the README's table of functions against the server's catalog: every
+# signature it writes out (names, types and defaults) is one the extension
+# installed, one written as a shorthand (`uid_first_at(ts)`) names a
+# function of that many arguments, and every installed form of a function
+# the table names is in it, so that a parameter added to a function cannot
+# leave its row behind.
 use strict;
 use warnings;
 
@@ -121,6 +128,76 @@ for my $i (0 .. $#docs)
 	my @expected = map { /--\s+(\S+)/ ? $1 : () } split /\n/, $sql;
 	is_deeply([ split /\n/, $out ], \@expected,
 		"$where: the first example returns what its comments say");
+}
+
+# The README's table of functions: [name, arguments as written]
+my @documented;
+{
+	my $in = 0;
+	for my $line (split /\n/, slurp_file("$top/README.md"))
+	{
+		$in = 1 if $line eq '### Functions';
+		last if $in && $line =~ /^### / && $line ne '### Functions';
+		next unless $in && $line =~ /^\|([^|]*)\|/;
+		my $cell = $1;
+		push @documented, [ $1, $2 ] while $cell =~ /`([a-z_0-9]+)\(([^`]*)\)`/g;
+	}
+}
+cmp_ok(scalar(@documented), '>=', 60, "the README's table of functions");
+
+# An argument list in one spelling: no OUT parameters, no casts of defaults,
+# PostgreSQL's names of the types the README abbreviates
+sub arguments
+{
+	my ($list) = @_;
+	my @args = grep { !/^OUT / } map { s/^\s+|\s+$//gr } split /,/, $list;
+	for (@args)
+	{
+		s/::[a-z ]+(\[\])?//g;
+		s/\bint\b/integer/g;
+		s/\btimestamptz\b/timestamp with time zone/g;
+		s/\bbool\b/boolean/g;
+	}
+	return join(', ', @args);
+}
+
+# Every form of each function the table names, in uid's schema or pg_catalog
+my %names = map { $_->[0] => 1 } @documented;
+my %installed;
+for my $row (split /\n/, $node->safe_psql('uid_demo', q{
+	SELECT p.proname || '|' || pg_get_function_arguments(p.oid)
+	FROM pg_proc p
+	WHERE p.pronamespace IN ('pg_catalog'::regnamespace,
+	                         (SELECT extnamespace FROM pg_extension WHERE extname = 'uid'))
+	  AND p.proname = ANY (string_to_array('} . join(',', sort keys %names) . q{', ','))}))
+{
+	my ($name, $args) = split /\|/, $row, 2;
+	push @{ $installed{$name} }, arguments($args);
+}
+my %seen;
+for my $d (@documented)
+{
+	my ($name, $written) = @$d;
+	my $args = arguments($written);
+	my @forms = @{ $installed{$name} || [] };
+	if ($written eq '' || !grep { !/ / } split /, /, $args)
+	{
+		ok((grep { $_ eq $args } @forms), "README: $name($written) is installed")
+		  or diag("installed: " . join('; ', map { "$name($_)" } @forms));
+		$seen{"$name($args)"} = 1;
+	}
+	else
+	{
+		my $n = scalar(split /,/, $written);
+		my @match = grep { scalar(split /, /, $_) == $n } @forms;
+		ok(@match, "README: $name($written) names a function of $n arguments");
+		$seen{"$name($_)"} = 1 for @match;
+	}
+}
+for my $name (sort keys %installed)
+{
+	ok($seen{"$name($_)"}, "installed $name($_) is in the README's table")
+	  for @{ $installed{$name} };
 }
 
 $node->stop;
