@@ -1,7 +1,7 @@
 -- ---------------------------------------------------------------------------
 -- Tenant-scoped counters: the functions and views (src/tables/counters.c).  Every
 -- statement but the trigger's can run again over an older version's
--- objects: the upgrade from 1.2 runs this file too.
+-- objects: the upgrade from 1.3 runs this file too.
 -- ---------------------------------------------------------------------------
 
 -- Argument checks shared by the counter functions.

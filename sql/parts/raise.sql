@@ -1,7 +1,7 @@
 -- ---------------------------------------------------------------------------
 -- uid_raise() (src/core/raise.c): the errors of uid's own PL/pgSQL functions
 -- (tickets, counters) without PL/pgSQL's CONTEXT lines, which name uid's
--- inside and nothing the caller wrote.  Also run by the upgrade from 1.2.
+-- inside and nothing the caller wrote.  Also run by the upgrade from 1.3.
 -- ---------------------------------------------------------------------------
 
 -- Every call passes four arguments of type text (NULL::text for none): an

@@ -1,7 +1,7 @@
 -- ---------------------------------------------------------------------------
 -- The uid_stats view (src/core/stats_sql.c, src/lease/lease.c): one row of the
 -- generator's counters, the lease and the tenure ledger's counts.  Also
--- run by the upgrade from 1.2, which added the ledger's columns.
+-- run by the upgrade from 1.3, which puts uid_stats_1_4() behind the view.
 -- ---------------------------------------------------------------------------
 
 -- The tenure ledger's state for monitoring, the last two columns of the
@@ -17,7 +17,7 @@ COMMENT ON FUNCTION uid_lease_ledger() IS
 GRANT EXECUTE ON FUNCTION uid_lease_ledger() TO pg_monitor;
 
 COMMENT ON FUNCTION uid_stats_1_1() IS
-'Counters of the uid generators since the server started or uid_stats_reset(), and the end of the 41-bit time field; the uid_stats view of 1.1 and 1.2 read it, for pg_monitor.';
+'Counters of the uid generators since the server started or uid_stats_reset(), and the end of the 41-bit time field; the uid_stats view of 1.1 to 1.3 read it, for pg_monitor.';
 
 -- The columns of uid_stats_1_1(), for every role: it refuses roles outside
 -- pg_monitor itself, with a hint that names the grant (src/core/stats_sql.c);

@@ -1,7 +1,7 @@
 -- ---------------------------------------------------------------------------
 -- Ticket sequences: the functions and the view (src/tables/tickets.c).  Every
 -- statement can run again over an older version's objects: the upgrade
--- from 1.2 runs this file too.
+-- from 1.3 runs this file too.
 -- ---------------------------------------------------------------------------
 
 -- nextval() that flushes the WAL record covering the value (src/tables/tickets.c)
