@@ -1,7 +1,7 @@
 -- ---------------------------------------------------------------------------
 -- Tenant-scoped counters: the functions and views (src/tables/counters.c).  Every
--- statement but the trigger's can run again over an older version's
--- objects: the upgrade from 1.3 runs this file too.
+-- statement can run again over an older version's objects: the upgrade from
+-- 1.3 runs this file too.
 -- ---------------------------------------------------------------------------
 
 -- Argument checks shared by the counter functions.
@@ -78,7 +78,7 @@ COMMENT ON FUNCTION uid_counter._bind_grant_role() IS
 
 REVOKE ALL ON FUNCTION uid_counter._bind_grant_role() FROM PUBLIC;
 
-CREATE TRIGGER bind_role BEFORE INSERT OR UPDATE OF role ON uid_counter.grants
+CREATE OR REPLACE TRIGGER bind_role BEFORE INSERT OR UPDATE OF role ON uid_counter.grants
     FOR EACH ROW EXECUTE FUNCTION uid_counter._bind_grant_role();
 
 CREATE OR REPLACE FUNCTION uid_counter_format(prefix text, number bigint, width integer)

@@ -15,11 +15,14 @@ bindir=$("$pgc" --bindir)
 mandir=$("$pgc" --mandir)
 
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
-# install DESTDIR [make arguments...]: make install into DESTDIR, output in $tmp/out
+# install DESTDIR [make arguments...]: make install into DESTDIR, output in
+# $tmp/out; without the variables of a make that runs this test (check-unit
+# under test/run.sh sets bindir), so that the directories are pg_config's
 install() {
 	local d=$1
 	shift
-	make -s -C "$top" PG_CONFIG="$pgc" install DESTDIR="$d" "$@" >"$tmp/out" 2>&1
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
+		make -s -C "$top" PG_CONFIG="$pgc" install DESTDIR="$d" "$@" >"$tmp/out" 2>&1
 }
 
 install "$tmp/a"
