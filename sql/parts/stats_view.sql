@@ -19,7 +19,8 @@ GRANT EXECUTE ON FUNCTION uid_lease_ledger() TO pg_monitor;
 COMMENT ON FUNCTION uid_stats_1_1() IS
 'Counters of the uid generators since the server started or uid_stats_reset(), and the end of the 41-bit time field; the uid_stats view of 1.1 to 1.3 read it, for pg_monitor.';
 
--- The columns of uid_stats_1_1(), for every role: it refuses roles outside
+-- The columns of uid_stats_1_1() and where uid_next()'s floor came from,
+-- for every role: it refuses roles outside
 -- pg_monitor itself, with a hint that names the grant (src/core/stats_sql.c);
 -- PostgreSQL's own "permission denied for view uid_stats" has none.
 CREATE OR REPLACE FUNCTION uid_stats_1_4(
@@ -37,7 +38,9 @@ CREATE OR REPLACE FUNCTION uid_stats_1_4(
     OUT clock_steps bigint,
     OUT stats_reset timestamptz,
     OUT layout_ends_at timestamptz,
-    OUT layout_days_left integer)
+    OUT layout_days_left integer,
+    OUT floor_source text,
+    OUT floor_at timestamptz)
 RETURNS record
 AS 'MODULE_PATHNAME', 'uid_stats_1_4'
 LANGUAGE C VOLATILE PARALLEL SAFE;
@@ -52,6 +55,7 @@ SELECT s.worker_id, s.ids_issued, s.uuids_issued, s.batch_calls,
        s.clock_waits, s.clock_refusals, s.max_clock_step_ms, s.overflow_waits,
        s.reserve_writes, s.last_issued_at, s.reserved_until, s.clock_steps,
        s.stats_reset, s.layout_ends_at, s.layout_days_left,
+       s.floor_source, s.floor_at,
        l.mode AS lease_mode, l.state AS lease_state, l.token AS lease_token,
        l.expires_at AS lease_expires_at, l.renewed_at AS lease_renewed_at,
        l.renewal_failures AS lease_renewal_failures, l.free_ids AS lease_free_ids,
