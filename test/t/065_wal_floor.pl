@@ -47,15 +47,6 @@ $node->safe_psql('postgres', q{
 	CREATE EXTENSION pg_walinspect;
 	CREATE TABLE t (id bigint PRIMARY KEY);});
 
-# The offset ("+s.sss") that makes a clock read $unix_ms now.
-sub offset_to
-{
-	my ($unix_ms) = @_;
-	return sprintf('%+.3f', ($unix_ms - Time::HiRes::time() * 1000) / 1000);
-}
-
-sub id_unix_ms { return ($_[0] >> 22) + uid_epoch_ms; }
-
 # Commits 2,000 IDs, then returns 1,000 more by a plain SELECT; returns the
 # largest ID returned.
 sub issue
@@ -63,43 +54,6 @@ sub issue
 	my ($n) = @_;
 	$n->safe_psql('postgres', 'INSERT INTO t SELECT uid_next() FROM generate_series(1, 2000)');
 	return $n->safe_psql('postgres', 'SELECT max(x) FROM uid_next_batch(1000) x');
-}
-
-# The first call on $n with its clock behind $max: returns ('behind' flag,
-# the SQLSTATE or '', the ID or '', stderr).
-sub first_call
-{
-	my ($n, $max) = @_;
-	my ($ret, $out, $err) = $n->psql('postgres',
-		"\\set VERBOSITY verbose\nSELECT clock_timestamp() < uid_time(${max}::bigint), uid_next()");
-	my ($state) = $err =~ /ERROR:\s+([0-9A-Z]{5}):/;
-	if ($ret != 0)
-	{
-		# the clock premise, read in a statement of its own
-		my $behind = $n->safe_psql('postgres', "SELECT clock_timestamp() < uid_time(${max}::bigint)");
-		return ($behind, $state // '', '', $err);
-	}
-	my ($behind, $id) = split /\|/, $out;
-	return ($behind, '', $id, $err);
-}
-
-# Asserts that the first call with the clock behind $max issues nothing at
-# or below it.
-sub nothing_at_or_below
-{
-	my ($n, $max, $what) = @_;
-	my ($behind, $state, $id, $err) = first_call($n, $max);
-	is($behind, 't', "$what: the clock is behind the largest ID returned before");
-	if ($id ne '')
-	{
-		cmp_ok($id, '>', $max, "$what: the first ID is above every ID returned before");
-	}
-	else
-	{
-		is($state, 'UID01', "$what: the first call refuses (UID01) rather than issue below it")
-		  or diag $err;
-	}
-	return $err;
 }
 
 # ---------------------------------------------------------------------------
