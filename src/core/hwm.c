@@ -472,13 +472,17 @@ UidHwmPublish(const int64 *target)
  * can be canceled like a commit's; meanwhile the written reservation is
  * pending (hwm->pending_ms, pending_lsn): a backend that needs no more than
  * it waits for the same record instead of writing another, and values are
- * issued under it only once a wait for it has returned confirmed.
+ * issued under it only once a wait for it has returned confirmed.  A call
+ * whose ms is still covered writes the next reservation ahead of time and
+ * does not wait: by the time a call needs it, the standbys have usually
+ * confirmed it, and that call's wait returns at once.
  */
 void
 UidHwmEnsureCovers(UidHwmGenerator g, int64 ms)
 {
 	bool		must = (uint64) ms > pg_atomic_read_u64(&hwm->reserved_ms[g]);
-	int64		want = ms + uid_reserve_window_ms / 2;
+	/* what the reservation should reach; the end of the layout caps it */
+	int64		want = Min(ms + uid_reserve_window_ms / 2, UID_MAX_TIME);
 
 	if (unlikely(hwm->status == UID_HWM_CORRUPT))
 		ereport(ERROR,
@@ -517,6 +521,8 @@ UidHwmEnsureCovers(UidHwmGenerator g, int64 ms)
 			}
 			memcpy(hwm->pending_ms, target, sizeof(target));
 			hwm->pending_lsn = lsn;
+			if (!must)
+				break;			/* ms is covered: the first call past it waits */
 		}
 		LWLockRelease(hwm->lock);
 		UidWalFloorWait(lsn);	/* raises when the wait ends unconfirmed */

@@ -159,8 +159,10 @@ UidWalFloorSetWorker(int worker)
 
 /*
  * Writes a record of these reservations (one per generator) and flushes it;
- * returns its end, or InvalidXLogRecPtr when no record is written (the
- * setting is off).  Called under the uid LWLock.
+ * returns its end, or InvalidXLogRecPtr when no record is written: the
+ * setting is off, or this server is a standby (where only uuid7() issues,
+ * from a generator of its own that no other server continues).  Called
+ * under the uid LWLock.
  */
 XLogRecPtr
 UidWalFloorLog(const int64 *reserved_ms)
@@ -168,7 +170,7 @@ UidWalFloorLog(const int64 *reserved_ms)
 	xl_uid_reserved rec;
 	XLogRecPtr	end;
 
-	if (!uid_wal_reservations)
+	if (!uid_wal_reservations || RecoveryInProgress())
 		return InvalidXLogRecPtr;
 	memset(&rec, 0, sizeof(rec));
 	for (int g = 0; g < UID_HWM_GENERATORS; g++)
@@ -243,7 +245,7 @@ UidWalFloorStale(void)
 {
 	XLogRecPtr	last;
 
-	if (!uid_wal_reservations || floor_shared == NULL)
+	if (!uid_wal_reservations || floor_shared == NULL || RecoveryInProgress())
 		return false;
 	last = pg_atomic_read_u64(&floor_shared->last_end);
 	return last == InvalidXLogRecPtr || GetRedoRecPtr() >= last;

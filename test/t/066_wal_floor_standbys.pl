@@ -106,6 +106,10 @@ my ($archive_standby, $as_clock) =
 ok($archive_standby->safe_psql('postgres', q{SHOW primary_conninfo}) eq '',
 	'a) the standby has no connection to its primary (restore_command only)');
 my $max = commit_then_return($p1, $p1_clock);
+# uuid7() issues on a hot standby from a generator of its own: its
+# reservations go to uid.hwm only, a standby writes no WAL
+like($archive_standby->safe_psql('postgres', 'SELECT uuid7()'), qr/^[0-9a-f]{8}-[0-9a-f]{4}-7/,
+	'a) uuid7() works on the standby');
 my $end = $p1->safe_psql('postgres', 'SELECT pg_switch_wal()');
 my $seg = $p1->safe_psql('postgres', "SELECT pg_walfile_name('$end')");
 $p1->poll_query_until('postgres', qq{SELECT last_archived_wal >= '$seg' FROM pg_stat_archiver})
