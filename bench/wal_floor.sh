@@ -36,19 +36,24 @@ CONF
 	until [ "$(q -c "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")" = 1 ]; do :; done
 }
 
-# ns per uid_next() and reservations per million calls for one candidate.
+# ns per uid_next() for one candidate, and the reservations it made (uid's
+# records in the WAL of the run; for wal_off, which writes none, those of
+# wal_on at the same window, read by the report).
 bench_wal_percall() {	# candidate window round
 	local sc=on
 	[ "$1" = wal_on ] && sc=local
 	q >/dev/null <<SQL
 SET synchronous_commit = $sc;
-SELECT reserve_writes AS r0 FROM uid_stats \gset
+SELECT pg_current_wal_insert_lsn() AS l0 \gset
 SELECT bench_ms('SELECT count(f) FROM (SELECT uid_next() AS f FROM generate_series(1, $WALN)) s') AS ms \gset
-SELECT reserve_writes AS r1 FROM uid_stats \gset
-INSERT INTO result VALUES
-  ('wal', '$1/$2', 1, $3, 'ns_per_id', :ms * 1e6 / $WALN),
-  ('wal', '$1/$2', 1, $3, 'reservations', :r1 - :r0),
-  ('wal', '$1/$2', 1, $3, 'ms', :ms);
+SELECT pg_current_wal_flush_lsn() AS l1 \gset
+INSERT INTO result
+SELECT 'wal', '$1/$2', 1, $3, 'ns_per_id', :ms * 1e6 / $WALN
+UNION ALL SELECT 'wal', '$1/$2', 1, $3, 'ms', :ms
+UNION ALL SELECT 'wal', '$1/$2', 1, $3, 'reservations',
+  CASE WHEN :'l1'::pg_lsn > :'l0'::pg_lsn
+       THEN (SELECT count(*) FROM pg_get_wal_records_info(:'l0', :'l1') WHERE resource_manager = 'uid')
+       ELSE 0 END;
 SQL
 }
 
@@ -117,7 +122,8 @@ bench_report_wal_floor() {
 	  FROM med t
 	  JOIN med o ON o.suite = 'wal' AND o.metric = 'ns_per_id'
 	       AND o.candidate = 'wal_off/' || split_part(t.candidate, '/', 2)
-	  JOIN med n ON n.suite = 'wal' AND n.metric = 'reservations' AND n.candidate = t.candidate
+	  JOIN med n ON n.suite = 'wal' AND n.metric = 'reservations'
+	       AND n.candidate = replace(t.candidate, 'wal_off/', 'wal_on/')
 	  JOIN med m ON m.suite = 'wal' AND m.metric = 'ms' AND m.candidate = t.candidate
 	  JOIN med om ON om.suite = 'wal' AND om.metric = 'ms' AND om.candidate = o.candidate
 	  WHERE t.suite = 'wal' AND t.metric = 'ns_per_id'
