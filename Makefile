@@ -12,6 +12,7 @@ OBJS = \
 	src/core/topology.o \
 	src/core/clock.o \
 	src/core/hwm.o \
+	src/core/wal_floor.o \
 	src/core/stats.o \
 	src/core/stats_sql.o \
 	src/core/random.o \

@@ -12,6 +12,9 @@
 #   sudo bash bench/run.sh --tenure   only the tenure ledger (uid_audit() against a scan, uid_whence())
 #   sudo bash bench/run.sh --id-type  only the uid type against bigint (inserts,
 #                                     primary key size, lookups, json_agg)
+#   sudo bash bench/run.sh --wal      only issued time in the WAL: uid_next() with and
+#                                     without WAL records and a synchronous standby,
+#                                     at two reserve windows; WAL volume per hour
 #   sudo bash bench/run.sh --time-filters   only the time filter suite (natural
 #                                     filters against hand-written index forms)
 #
@@ -43,5 +46,6 @@ fi
 cd "$top"
 . bench/lib.sh
 . bench/adopt.sh
+. bench/wal_floor.sh
 uid_build_private_install
 bench_main "$@"

@@ -32,6 +32,7 @@
 #include "core/stats.h"
 #include "tables/time_filter.h"
 #include "core/uuid7.h"
+#include "core/wal_floor.h"
 
 PG_MODULE_MAGIC;
 
@@ -45,6 +46,7 @@ UidShmemSize(void)
 {
 	Size		size = 0;
 
+	size = add_size(size, UidWalFloorShmemSize());
 	size = add_size(size, UidGeneratorShmemSize());
 	size = add_size(size, UidHwmShmemSize());
 	size = add_size(size, UidStatsShmemSize());
@@ -81,6 +83,7 @@ uid_shmem_startup(void)
 
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	UidHwmShmemInit();
+	UidWalFloorShmemInit();
 	UidGeneratorShmemInit();
 	UidStatsShmemInit();
 	UidUuid7ShmemInit();
@@ -119,6 +122,8 @@ _PG_init(void)
 	UidGeneratorDefineSettings();
 	UidClockDefineSettings();
 	UidHwmDefineSettings();
+	UidWalFloorDefineSettings();
+	UidWalFloorRegister();
 	UidLeaseDefineSettings();
 	uid_await_worker_id_hook = UidLeaseAwaitWorkerId;
 	UidMaskInit();

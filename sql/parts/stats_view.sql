@@ -19,7 +19,8 @@ GRANT EXECUTE ON FUNCTION uid_lease_ledger() TO pg_monitor;
 COMMENT ON FUNCTION uid_stats_1_1() IS
 'Counters of the uid generators since the server started or uid_stats_reset(), and the end of the 41-bit time field; the uid_stats view of 1.1 to 1.3 read it, for pg_monitor.';
 
--- The columns of uid_stats_1_1(), for every role: it refuses roles outside
+-- The columns of uid_stats_1_1() and where uid_next()'s floor came from,
+-- for every role: it refuses roles outside
 -- pg_monitor itself, with a hint that names the grant (src/core/stats_sql.c);
 -- PostgreSQL's own "permission denied for view uid_stats" has none.
 CREATE OR REPLACE FUNCTION uid_stats_1_4(
@@ -37,7 +38,9 @@ CREATE OR REPLACE FUNCTION uid_stats_1_4(
     OUT clock_steps bigint,
     OUT stats_reset timestamptz,
     OUT layout_ends_at timestamptz,
-    OUT layout_days_left integer)
+    OUT layout_days_left integer,
+    OUT floor_source text,
+    OUT floor_at timestamptz)
 RETURNS record
 AS 'MODULE_PATHNAME', 'uid_stats_1_4'
 LANGUAGE C VOLATILE PARALLEL SAFE;
@@ -55,13 +58,14 @@ SELECT s.worker_id, s.ids_issued, s.uuids_issued, s.batch_calls,
        l.mode AS lease_mode, l.state AS lease_state, l.token AS lease_token,
        l.expires_at AS lease_expires_at, l.renewed_at AS lease_renewed_at,
        l.renewal_failures AS lease_renewal_failures, l.free_ids AS lease_free_ids,
-       t.tenures AS lease_tenures, t.tenure_overlaps AS lease_tenure_overlaps
+       t.tenures AS lease_tenures, t.tenure_overlaps AS lease_tenure_overlaps,
+       s.floor_source, s.floor_at
 FROM @extschema@.uid_stats_1_4() s
 CROSS JOIN @extschema@.uid_lease_status() l
 CROSS JOIN @extschema@.uid_lease_ledger() t;
 
 COMMENT ON VIEW uid_stats IS
-'One row per server: worker id and lease, IDs and UUIDs issued, clock waits and refusals, overflow waits, durable reservation, days left in the layout, the tenure ledger''s tenures and overlaps.';
+'One row per server: worker id and lease, IDs and UUIDs issued, clock waits and refusals, overflow waits, durable reservation, days left in the layout, the tenure ledger''s tenures and overlaps, where uid_next()''s floor came from.';
 
 -- Monitoring data, for members of pg_monitor: the view is PUBLIC, and
 -- uid_stats_1_4() refuses other roles.

@@ -54,6 +54,7 @@
 #include "core/refused_settings.h"
 #include "core/stats.h"
 #include "core/topology.h"
+#include "core/wal_floor.h"
 #include "ids.h"
 #include "core/uuid7.h"
 
@@ -73,6 +74,7 @@ typedef enum UidFloorOrigin
 	UID_FLOOR_RESTORED,			/* read from uid.hwm at start-up */
 	UID_FLOOR_LEASE,			/* the worker id's previous holder */
 	UID_FLOOR_RECOVERY,			/* the last transaction a recovery replayed */
+	UID_FLOOR_WAL,				/* the reservations a recovery replayed (wal_floor.c) */
 	UID_FLOOR_PRIMARY,			/* the old primary's time, as its standby learned it */
 	UID_FLOOR_ADVANCE			/* uid_advance_past() */
 } UidFloorOrigin;
@@ -297,6 +299,7 @@ UidGeneratorShmemInit(void)
 	/* lease mode: no worker id until the lease worker grants one */
 	pg_atomic_init_u64(&gen->grant, uid_worker_id_lease ? 0 :
 					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
+	UidWalFloorSetWorker(uid_worker_id_lease ? -1 : uid_worker_id_static);
 	UidGeneratorWarnLayoutEnd();
 }
 
@@ -384,6 +387,27 @@ UidGeneratorRaiseFloor(int64 ms)
 }
 
 /*
+ * Where uid_next()'s floor came from, for uid_stats.floor_source, and the
+ * floor itself (ms since the uid epoch) in *ms.
+ */
+const char *
+UidGeneratorFloorSource(int64 *ms)
+{
+	static const char *const names[] = {
+		[UID_FLOOR_RESTORED] = "uid.hwm",
+		[UID_FLOOR_LEASE] = "lease",
+		[UID_FLOOR_RECOVERY] = "replayed_commit",
+		[UID_FLOOR_WAL] = "wal",
+		[UID_FLOOR_PRIMARY] = "primary_watch",
+		[UID_FLOOR_ADVANCE] = "uid_advance_past",
+	};
+	uint32		origin = pg_atomic_read_u32(&gen->floor_origin);
+
+	*ms = (int64) pg_atomic_read_u64(&gen->floor_ms);
+	return origin < lengthof(names) ? names[origin] : "unknown";
+}
+
+/*
  * Why nothing may be issued at or below the floor, for the UID01 error
  * (clock.c) while the state still sits at it.
  */
@@ -400,6 +424,9 @@ UidGeneratorFloorOrigin(void)
 		case UID_FLOOR_RECOVERY:
 			return "the commit time of the last transaction replayed by recovery, "
 				"so that no new ID sorts below the IDs stored before the promotion or restore";
+		case UID_FLOOR_WAL:
+			return "the end of the reservation of time that the write-ahead log replayed by recovery records, "
+				"so that no new ID repeats or sorts below one issued before the crash, restore or promotion";
 		case UID_FLOOR_PRIMARY:
 			return "the last time the old primary, which used the same static worker id, "
 				"could have issued an ID in before this server's promotion (learned from it while this server was its standby)";
@@ -454,6 +481,22 @@ UidGeneratorApplyPrimaryFloor(void)
 }
 
 /*
+ * The floor that the replayed WAL gave, in the log; when uid.hwm was missing
+ * this is what stands in for it.
+ */
+static void
+UidGeneratorLogWalFloor(int64 ms, int worker)
+{
+	bool		legacy;
+	bool		missing = UidHwmRestoredStatus(&legacy) == UID_HWM_NEW;
+
+	ereport(missing ? WARNING : LOG,
+			(errmsg("uid: uid_next() issues only after %s, the end of the reservation of worker id %d in the replayed WAL",
+					timestamptz_to_str(UidUnixMsToTimestamptz(ms + UID_EPOCH_MS)), worker),
+			 missing ? errdetail("uid.hwm was missing or empty at start-up; the reservations in the WAL stand in for it.") : 0));
+}
+
+/*
  * After a recovery (UidLastReplayedUnixMs), no new ID may be at or below the
  * commit time of the last replayed transaction: raise the floor to it,
  * durably, once, before the first ID after the recovery.  A clock behind that
@@ -464,11 +507,19 @@ static void
 UidGeneratorApplyRecoveryFloor(void)
 {
 	int64		ms = UidLastReplayedUnixMs() - UID_EPOCH_MS;
+	int			wal_worker;
+	int64		wal_ms = UidWalFloorReplayedMs(UID_HWM_UID_NEXT, &wal_worker);
 
 	if (ms > 0 && ms <= UID_MAX_TIME)
 	{
 		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
 		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_RECOVERY);
+	}
+	if (wal_ms > 0 && wal_ms > (int64) pg_atomic_read_u64(&gen->floor_ms))
+	{
+		UidHwmEnsureCovers(UID_HWM_UID_NEXT, wal_ms);
+		UidGeneratorRaiseFloorFrom(wal_ms, UID_FLOOR_WAL);
+		UidGeneratorLogWalFloor(wal_ms, wal_worker);
 	}
 	if (!uid_worker_id_lease)
 		UidGeneratorApplyPrimaryFloor();
@@ -480,6 +531,7 @@ void
 UidGeneratorGrant(int worker, int64 deadline_ms)
 {
 	Assert(worker >= 0 && worker <= UID_MAX_WORKER);
+	UidWalFloorSetWorker(worker);
 	if (deadline_ms < 0)
 		deadline_ms = -1;		/* lease already past its margin */
 	(void) pg_atomic_exchange_u64(&gen->grant, deadline_ms < 0 ? 0 :
@@ -681,6 +733,8 @@ UidReserve(int want, int *got, int *worker)
 
 		if (unlikely(UidHwmNeedsExtending(UID_HWM_UID_NEXT, ms)))
 			UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
+		if (ms > last_ms)
+			UidHwmRelogIfCheckpointed();
 
 		n = Min(want, UID_SEQ_PER_MS - seq0);
 		if (pg_atomic_compare_exchange_u64(&gen->state, &old,

@@ -59,6 +59,10 @@
  *	dir_synced, issued_marked
  *						written under the uid LWLock (or by the postmaster at
  *						start-up and exit).
+ *	pending_ms[g], pending_lsn
+ *						under the uid LWLock: reservations written to the file
+ *						and the WAL whose record the synchronous standbys have
+ *						not yet confirmed (UidHwmEnsureCovers).
  */
 #include "postgres.h"
 
@@ -78,6 +82,7 @@
 
 #include "core/hwm.h"
 #include "core/stats.h"
+#include "core/wal_floor.h"
 #include "ids.h"
 
 #define UID_HWM_FILE		"uid.hwm"
@@ -122,6 +127,8 @@ typedef struct UidHwmShared
 	bool		legacy;			/* the floors come from a version 1 record */
 	bool		dir_synced;		/* directory entry of the file is durable */
 	bool		issued_marked;	/* UID_ISSUED_FILE exists, durably */
+	int64		pending_ms[UID_HWM_GENERATORS];	/* written, awaiting standbys */
+	XLogRecPtr	pending_lsn;	/* end of its WAL record; invalid: none */
 	LWLock	   *lock;
 } UidHwmShared;
 
@@ -380,7 +387,11 @@ UidHwmShmemInit(void)
 	hwm->issued_marked = false;
 	hwm->legacy = false;
 	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	{
 		hwm->floor_ms[g] = 0;
+		hwm->pending_ms[g] = 0;
+	}
+	hwm->pending_lsn = InvalidXLogRecPtr;
 	hwm->status = UidHwmRead();
 	if (hwm->status == UID_HWM_NEW)
 		UidHwmWarnIfIssuedBefore();
@@ -416,15 +427,62 @@ UidHwmRestoredStatus(bool *legacy)
 }
 
 /*
- * Makes sure the file covers millisecond ms of generator g before a value in
- * it is returned.  Called when ms comes within half a window of g's
- * reservation: if ms is still covered and another backend is already
- * extending, return at once rather than queue behind its fsync.
+ * The reservations to write when generator g must cover ms: each
+ * generator's current one (the larger of the published and a pending one),
+ * g's moved to ms plus a window.  Under the uid LWLock.
+ */
+static void
+UidHwmNextTarget(UidHwmGenerator g, int64 ms, int64 *target)
+{
+	int64		now = UidClockNowUnixMs() - UID_EPOCH_MS;
+
+	for (int o = 0; o < UID_HWM_GENERATORS; o++)
+	{
+		target[o] = Max((int64) pg_atomic_read_u64(&hwm->reserved_ms[o]), hwm->pending_ms[o]);
+
+		/*
+		 * The other generator's reservation goes forward with this write
+		 * when it is about to need it, by the clock, never by g's time: so
+		 * g far ahead of the clock leaves the other's floor alone.
+		 */
+		if (o != (int) g && now >= 0 && now + uid_reserve_window_ms / 2 > target[o])
+			target[o] = Min(now + uid_reserve_window_ms, UID_MAX_TIME);
+	}
+	target[g] = Max(target[g], Min(ms + uid_reserve_window_ms, UID_MAX_TIME));
+}
+
+/* Makes these reservations the ones values are issued under.  Under the uid LWLock. */
+static void
+UidHwmPublish(const int64 *target)
+{
+	for (int o = 0; o < UID_HWM_GENERATORS; o++)
+		if ((uint64) target[o] > pg_atomic_read_u64(&hwm->reserved_ms[o]))
+			pg_atomic_write_u64(&hwm->reserved_ms[o], (uint64) target[o]);
+}
+
+/*
+ * Makes sure the reservation of generator g covers millisecond ms before a
+ * value in it is returned: in uid.hwm, and in a WAL record flushed locally
+ * (wal_floor.c) and, when commits wait for synchronous standbys, on them.
+ * Called when ms comes within half a window of g's reservation: if ms is
+ * still covered and another backend is already extending, return at once
+ * rather than queue behind its fsync.
+ *
+ * The wait for synchronous standbys happens without the lock, so that it
+ * can be canceled like a commit's; meanwhile the written reservation is
+ * pending (hwm->pending_ms, pending_lsn): a backend that needs no more than
+ * it waits for the same record instead of writing another, and values are
+ * issued under it only once a wait for it has returned confirmed.  A call
+ * whose ms is still covered writes the next reservation ahead of time and
+ * does not wait: by the time a call needs it, the standbys have usually
+ * confirmed it, and that call's wait returns at once.
  */
 void
 UidHwmEnsureCovers(UidHwmGenerator g, int64 ms)
 {
 	bool		must = (uint64) ms > pg_atomic_read_u64(&hwm->reserved_ms[g]);
+	/* what the reservation should reach; the end of the layout caps it */
+	int64		want = Min(ms + uid_reserve_window_ms / 2, UID_MAX_TIME);
 
 	if (unlikely(hwm->status == UID_HWM_CORRUPT))
 		ereport(ERROR,
@@ -438,29 +496,63 @@ UidHwmEnsureCovers(UidHwmGenerator g, int64 ms)
 	else if (!LWLockConditionalAcquire(hwm->lock, LW_EXCLUSIVE))
 		return;
 
-	if ((uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(&hwm->reserved_ms[g]))
+	while ((uint64) want > pg_atomic_read_u64(&hwm->reserved_ms[g]))
 	{
 		int64		target[UID_HWM_GENERATORS];
-		int64		now = UidClockNowUnixMs() - UID_EPOCH_MS;
+		XLogRecPtr	lsn;
 
-		for (int o = 0; o < UID_HWM_GENERATORS; o++)
+		if (hwm->pending_lsn != InvalidXLogRecPtr && hwm->pending_ms[g] >= want)
 		{
-			target[o] = (int64) pg_atomic_read_u64(&hwm->reserved_ms[o]);
-
-			/*
-			 * The other generator's reservation goes forward with this write
-			 * when it is about to need it, by the clock, never by g's time:
-			 * so g far ahead of the clock leaves the other's floor alone.
-			 */
-			if (o != (int) g && now >= 0 && now + uid_reserve_window_ms / 2 > target[o])
-				target[o] = Min(now + uid_reserve_window_ms, UID_MAX_TIME);
+			if (!must)
+				break;			/* ms is covered; the pending write is someone's */
+			lsn = hwm->pending_lsn;
+			memcpy(target, hwm->pending_ms, sizeof(target));
 		}
-		target[g] = Max(target[g], Min(ms + uid_reserve_window_ms, UID_MAX_TIME));
+		else
+		{
+			UidHwmNextTarget(g, ms, target);
+			UidHwmWrite(target, false, ERROR);
+			UidStatsAdd(UID_COUNT_HWM_WRITES, 1);
+			lsn = UidWalFloorLog(target);
+			if (!UidWalFloorMustWait(lsn))
+			{
+				UidHwmPublish(target);
+				break;
+			}
+			memcpy(hwm->pending_ms, target, sizeof(target));
+			hwm->pending_lsn = lsn;
+			if (!must)
+				break;			/* ms is covered: the first call past it waits */
+		}
+		LWLockRelease(hwm->lock);
+		UidWalFloorWait(lsn);	/* raises when the wait ends unconfirmed */
+		LWLockAcquire(hwm->lock, LW_EXCLUSIVE);
+		UidHwmPublish(target);
+		if (hwm->pending_lsn <= lsn)
+			hwm->pending_lsn = InvalidXLogRecPtr;
+	}
+	LWLockRelease(hwm->lock);
+}
 
-		UidHwmWrite(target, false, ERROR);
+/*
+ * Called when a generator opens a new millisecond: if a checkpoint has begun
+ * since the last record of the reservations (UidWalFloorStale), write them
+ * again, so that a crash recovery from that checkpoint replays them.  The
+ * reservations themselves do not move.
+ */
+void
+UidHwmRelogIfCheckpointed(void)
+{
+	if (likely(!UidWalFloorStale()))
+		return;
+	LWLockAcquire(hwm->lock, LW_EXCLUSIVE);
+	if (UidWalFloorStale())
+	{
+		int64		current[UID_HWM_GENERATORS];
+
 		for (int o = 0; o < UID_HWM_GENERATORS; o++)
-			pg_atomic_write_u64(&hwm->reserved_ms[o], (uint64) target[o]);
-		UidStatsAdd(UID_COUNT_HWM_WRITES, 1);
+			current[o] = Max((int64) pg_atomic_read_u64(&hwm->reserved_ms[o]), hwm->pending_ms[o]);
+		(void) UidWalFloorLog(current);
 	}
 	LWLockRelease(hwm->lock);
 }

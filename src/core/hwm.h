@@ -47,6 +47,7 @@ UidHwmNeedsExtending(UidHwmGenerator g, int64 ms)
 	return (uint64) (ms + uid_reserve_window_ms / 2) > pg_atomic_read_u64(&uid_hwm_reserved_ms[g]);
 }
 extern void UidHwmEnsureCovers(UidHwmGenerator g, int64 ms);
+extern void UidHwmRelogIfCheckpointed(void);
 
 /*
  * The same for a Unix ms of uuid7(): the mark covers only the uid layout's

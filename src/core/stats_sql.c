@@ -41,6 +41,7 @@ PG_FUNCTION_INFO_V1(uid_stats_1_4);
 
 #define UID_STATS_COLS_1_0	12
 #define UID_STATS_COLS_1_1	15
+#define UID_STATS_COLS_1_4	17
 
 /*
  * uid_stats is monitoring data, for members of pg_monitor.  The view and
@@ -67,15 +68,15 @@ UidStatsRequireMonitor(const char *what)
 /*
  * One row of server counters.  Version 1.0 of the SQL function declares the
  * first 12 columns; 1.1 adds when the counters were reset and the end of the
- * layout.  The library keeps serving both definitions, so a server whose
+ * layout; 1.4 where uid_next()'s floor came from and its time.  The library keeps serving both definitions, so a server whose
  * extension is still at 1.0 works with the new library.
  */
 static Datum
 UidStatsRow(FunctionCallInfo fcinfo, int ncols)
 {
 	TupleDesc	tupdesc;
-	Datum		values[UID_STATS_COLS_1_1];
-	bool		nulls[UID_STATS_COLS_1_1];
+	Datum		values[UID_STATS_COLS_1_4];
+	bool		nulls[UID_STATS_COLS_1_4];
 	uint64		last;
 	int			worker;
 	int64		now_ms;
@@ -114,6 +115,14 @@ UidStatsRow(FunctionCallInfo fcinfo, int ncols)
 		values[i++] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UID_LAYOUT_END_UNIX_MS));
 		values[i++] = Int32GetDatum((int32) Max((UID_LAYOUT_END_UNIX_MS - now_ms) / MS_PER_DAY, 0));
 	}
+	if (ncols >= UID_STATS_COLS_1_4)
+	{
+		int64		floor_ms;
+
+		values[i++] = CStringGetTextDatum(UidGeneratorFloorSource(&floor_ms));
+		values[i] = TimestampTzGetDatum(UidUnixMsToTimestamptz(floor_ms + UID_EPOCH_MS));
+		nulls[i++] = floor_ms <= 0;
+	}
 	Assert(i == ncols);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
@@ -134,8 +143,8 @@ uid_stats_1_1(PG_FUNCTION_ARGS)
 }
 
 /*
- * uid_stats_1_4(): the columns of uid_stats_1_1(), behind the uid_stats view
- * of 1.4, for every role: it refuses roles outside pg_monitor itself.  The
+ * uid_stats_1_4(): the columns of uid_stats_1_1() and the source and time
+ * of uid_next()'s floor, behind the uid_stats view of 1.4, for every role: it refuses roles outside pg_monitor itself.  The
  * functions of earlier versions keep their privileges and their behaviour,
  * for a database whose extension is not updated yet.
  */
@@ -143,5 +152,5 @@ Datum
 uid_stats_1_4(PG_FUNCTION_ARGS)
 {
 	UidStatsRequireMonitor("view uid_stats");
-	return UidStatsRow(fcinfo, UID_STATS_COLS_1_1);
+	return UidStatsRow(fcinfo, UID_STATS_COLS_1_4);
 }

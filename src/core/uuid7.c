@@ -62,6 +62,7 @@
 #include "core/hwm.h"
 #include "core/random.h"
 #include "core/stats.h"
+#include "core/wal_floor.h"
 #include "ids.h"
 #include "core/uuid7.h"
 
@@ -214,11 +215,22 @@ Uuid7RaiseTo(uint64 target)
 	return false;
 }
 
+/* The end of uuid7()'s reservation in the WAL a recovery replayed (Unix ms), or -1. */
+static int64
+UidUuid7WalFloorUnixMs(void)
+{
+	int			worker;
+	int64		ms = UidWalFloorReplayedMs(UID_HWM_UUID7, &worker);
+
+	return ms > 0 ? ms + UID_EPOCH_MS : -1;
+}
+
 /*
- * As for uid_next() (generator.c): after a recovery (UidLastReplayedUnixMs),
- * move the generator above the commit time of the last replayed transaction,
- * so that new UUIDs sort after those the old primary stored, even if this
- * server's clock is behind its.  uuid7() never refuses: it runs ahead of the
+ * As for uid_next() (generator.c): after a recovery, move the generator
+ * above the commit time of the last replayed transaction
+ * (UidLastReplayedUnixMs) and above uuid7()'s reservations in the replayed
+ * WAL (wal_floor.c), so that new UUIDs sort after those the old primary
+ * stored or returned, even if this server's clock is behind its.  uuid7() never refuses: it runs ahead of the
  * clock until the clock catches up.  Once per backend, before its first
  * UUID; on a standby (still in recovery) nothing is done yet.
  */
@@ -229,7 +241,7 @@ Uuid7ApplyRecoveryFloor(void)
 
 	if (RecoveryInProgress())
 		return;
-	ms = UidLastReplayedUnixMs();
+	ms = Max(UidLastReplayedUnixMs(), UidUuid7WalFloorUnixMs());
 	if (ms >= 0 && ms <= UUID7_MAX_MS)
 		(void) Uuid7RaiseTo(((uint64) ms << UUID7_SUB_BITS) |
 							((UINT64CONST(1) << UUID7_SUB_BITS) - 1));
@@ -262,6 +274,8 @@ Uuid7NextState(void)
 			{
 				/* durably reserve the ms before the value is returned */
 				UidHwmCoverUnixMs((int64) (next >> UUID7_SUB_BITS));
+				if ((next >> UUID7_SUB_BITS) > (old >> UUID7_SUB_BITS))
+					UidHwmRelogIfCheckpointed();
 				return next;
 			}
 		}

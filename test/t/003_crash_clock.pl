@@ -67,14 +67,6 @@ sub max_id { return $node->safe_psql('postgres', 'SELECT max(id) FROM log'); }
 # ms since the uid epoch of an ID
 sub id_ms { return $_[0] >> 22; }
 
-# The offset ("+s.sss") that makes the server's clock read $unix_ms now.
-sub offset_to
-{
-	my ($unix_ms) = @_;
-	my $real_ms = Time::HiRes::time() * 1000;
-	return sprintf('%+.3f', ($unix_ms - $real_ms) / 1000);
-}
-
 # Reads the clock and calls uid_next() in one statement (the target list is
 # evaluated left to right): returns whether the clock was behind the ID $max
 # right before the call, and the new ID, which is stored in log.

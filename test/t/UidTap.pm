@@ -36,10 +36,12 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes ();
 use IPC::Run;
 use UidCluster;
 
-our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_writer conninfo insert_on_all
+our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_writer conninfo insert_on_all freeze_all
+  offset_to id_unix_ms nothing_at_or_below
   write_hwm_v1 kill9_all uid_epoch_ms on_path hibernate_jars missing_jvm_php_perl_clients skip_unless_installed
   run_client);
 
@@ -158,6 +160,53 @@ sub faketime_start
 	return $node->start(%params);
 }
 
+# The offset ("+s.sss") that makes a clock read $unix_ms now.
+sub offset_to
+{
+	my ($unix_ms) = @_;
+	return sprintf('%+.3f', ($unix_ms - Time::HiRes::time() * 1000) / 1000);
+}
+
+# The Unix ms of a uid_next() ID.
+sub id_unix_ms { return ($_[0] >> 22) + uid_epoch_ms; }
+
+# The first call on $n with its clock behind $max: returns ('behind' flag,
+# the SQLSTATE or '', the ID or '', stderr).
+sub first_call
+{
+	my ($n, $max) = @_;
+	my ($ret, $out, $err) = $n->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT clock_timestamp() < uid_time(${max}::bigint), uid_next()");
+	my ($state) = $err =~ /ERROR:\s+([0-9A-Z]{5}):/;
+	if ($ret != 0)
+	{
+		# the clock premise, read in a statement of its own
+		my $behind = $n->safe_psql('postgres', "SELECT clock_timestamp() < uid_time(${max}::bigint)");
+		return ($behind, $state // '', '', $err);
+	}
+	my ($behind, $id) = split /\|/, $out;
+	return ($behind, '', $id, $err);
+}
+
+# Asserts that the first call with the clock behind $max issues nothing at
+# or below it.
+sub nothing_at_or_below
+{
+	my ($n, $max, $what) = @_;
+	my ($behind, $state, $id, $err) = first_call($n, $max);
+	is($behind, 't', "$what: the clock is behind the largest ID returned before");
+	if ($id ne '')
+	{
+		cmp_ok($id, '>', $max, "$what: the first ID is above every ID returned before");
+	}
+	else
+	{
+		is($state, 'UID01', "$what: the first call refuses (UID01) rather than issue below it")
+		  or diag $err;
+	}
+	return $err;
+}
+
 # The 32-byte record of src/core/hwm.c.  Version 2: magic, version, int64 ms of
 # uid_next(), int64 ms of uuid7(), clean, crc; version 1 (uid 1.0, 1.1):
 # magic, version, int64 ms (both generators), clean, pad, crc, pad.
@@ -212,7 +261,8 @@ sub write_hwm_v1
 
 # A crash of the whole server: the postmaster and every child die at once,
 # so that no orphaned backend keeps using the old shared memory.
-sub kill9_all
+# The postmaster's PID and its children's, from /proc.
+sub server_pids
 {
 	my ($node) = @_;
 	my $pm = $node->{_pid};
@@ -229,6 +279,24 @@ sub kill9_all
 		push @children, $p if $line =~ /\)\s+\S+\s+(\d+)/ && $1 == $pm;
 	}
 	closedir $dh;
+	return ($pm, @children);
+}
+
+# Freezes the whole server (SIGSTOP of the postmaster and every child), as a
+# hung machine would: nothing more is sent or answered.  Returns the PIDs,
+# for SIGCONT or SIGKILL later.
+sub freeze_all
+{
+	my ($node) = @_;
+	my @pids = server_pids($node);
+	kill 'STOP', @pids;
+	return @pids;
+}
+
+sub kill9_all
+{
+	my ($node) = @_;
+	my ($pm, @children) = server_pids($node);
 	$node->kill9;
 	kill 'KILL', @children if @children;
 	# Wait until they are gone.  A dead child (zombie) has left shared
