@@ -169,8 +169,8 @@ $node->backup('pitr_base');
 $node->safe_psql('postgres', 'INSERT INTO t SELECT uid_next() FROM generate_series(1, 100)');
 my $commit_ms = $node->safe_psql('postgres',
 	q{SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint});
-# 10 s later by the server's clock: IDs returned by a plain SELECT, no commit
-set_clock($clock, '+40');
+# 60 s later by the server's clock: IDs returned by a plain SELECT, no commit
+set_clock($clock, '+90');
 $max = $node->safe_psql('postgres', 'SELECT max(x) FROM uid_next_batch(1000) x');
 $node->safe_psql('postgres', q{SELECT pg_create_restore_point('after_reservation')});
 my $seg = $node->safe_psql('postgres', 'SELECT pg_walfile_name(pg_switch_wal())');
@@ -180,9 +180,10 @@ my $pitr = PostgreSQL::Test::Cluster->new('walfloor_pitr');
 $pitr->init_from_backup($node, 'pitr_base', has_restoring => 1);
 $pitr->append_conf('postgresql.conf',
 	"recovery_target_name = 'after_reservation'\nrecovery_target_action = 'promote'\n");
-# its clock after the last replayed commit and behind the returned IDs
+# its clock after the last replayed commit and 45 s behind the returned IDs,
+# a margin the recovery from the archive (slow on a loaded machine) cannot use up
 my $pitr_clock = $pitr->basedir . '/faketime.rc';
-set_clock($pitr_clock, offset_to($commit_ms + 5000));
+set_clock($pitr_clock, offset_to($commit_ms + 15000));
 faketime_start($pitr, $pitr_clock);
 $pitr->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
   or die 'the point-in-time recovery did not end';

@@ -14,9 +14,9 @@
 #     ends it with 57014 and no ID, and the call returns once the receiver
 #     runs again.
 #
-# In each, the primary commits IDs, then its clock jumps 10 s forward and it
+# In each, the primary commits IDs, then its clock jumps 60 s forward and it
 # returns IDs by a plain SELECT (no commit, so no replayed commit time covers
-# them), then it dies or freezes.  The promoted standby's clock is set 5 s
+# them), then it dies or freezes.  The promoted standby's clock is set 30 s
 # behind the largest ID returned, after the last commit: a uid that went
 # only by the replayed commit would issue below that ID there.  Its first
 # call must refuse (UID01) or return an ID above it.
@@ -63,13 +63,13 @@ sub new_standby
 	return ($node, $clock);
 }
 
-# Commits IDs, moves the primary's clock 10 s forward and returns IDs by a
+# Commits IDs, moves the primary's clock 60 s forward and returns IDs by a
 # plain SELECT; returns the largest ID returned.
 sub commit_then_return
 {
 	my ($primary, $clock) = @_;
 	$primary->safe_psql('postgres', 'INSERT INTO t SELECT uid_next() FROM generate_series(1, 2000)');
-	set_clock($clock, '+10');
+	set_clock($clock, '+60');
 	my $max = 0;
 	for (1 .. 5)
 	{
@@ -79,16 +79,18 @@ sub commit_then_return
 	return $max;
 }
 
-# Promotes $standby with its clock 5 s behind $max; asserts the first call.
+# Promotes $standby with its clock 30 s behind $max (30 s after the last
+# commit: a margin a promotion on a loaded machine cannot use up); asserts
+# the first call.
 sub promote_behind
 {
 	my ($standby, $clock, $max, $what) = @_;
-	set_clock($clock, offset_to(id_unix_ms($max) - 5000));
+	set_clock($clock, offset_to(id_unix_ms($max) - 30000));
 	$standby->promote;
 	$standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
 	  or die "$what: the promotion did not end";
 	nothing_at_or_below($standby, $max, $what);
-	set_clock($clock, '+10');
+	set_clock($clock, offset_to(id_unix_ms($max) + 2000));
 	cmp_ok($standby->safe_psql('postgres', 'SELECT uid_next()'), '>', $max,
 		"$what: with the clock past it, IDs continue above");
 	is($standby->safe_psql('postgres', 'SELECT floor_source FROM uid_stats'), 'wal',
