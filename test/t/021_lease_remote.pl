@@ -100,7 +100,13 @@ my $floor2 = $coord->safe_psql('postgres', q{
 UPDATE uid_lease.lease SET last_issued_ms = floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint + 2000
 WHERE worker_id = 2 RETURNING last_issued_ms});
 $gen[2]->start;
-# right after start-up uid_next() waits for the lease being acquired
+# Once the worker has taken the lease (its state leaves "starting"), it
+# waits to pass the previous holder's time: the first uid_next() waits with
+# it.  Waiting for the state first keeps the worker's start (a connection
+# to the store, slow on a loaded machine) out of uid_next()'s 5 s.
+$gen[2]->poll_query_until('postgres',
+	q{SELECT state IN ('waiting', 'held') FROM uid_lease_status()})
+  or die 'gen3 did not take a lease';
 my $first3 = $gen[2]->safe_psql('postgres', 'SELECT uid_next()');
 is(($first3 >> 12) & 1023, 2, 'restarted: the first uid_next() waits for the lease; it takes the released id 2 again');
 ok(($first3 >> 22) + uid_epoch_ms > $floor2, 'and issues after the previous holder\'s last issued ms');
