@@ -175,6 +175,7 @@ INSERT INTO decided VALUES
     ('uid_counter._next(text,text,oid)', false, false),
     ('uid_counter._next_entry()', false, false),
     ('uid_counter._lock_ranges(text)', false, false),
+    ('uid_counter._raise(text,text,text,text)', false, false),
     -- text forms and prefixed forms: pure functions of their arguments
     ('uid_to_text(bigint)', true, true),
     ('uid_from_text(text)', true, true),

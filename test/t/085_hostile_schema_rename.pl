@@ -13,7 +13,7 @@
 #     SET SCHEMA; uid is not relocatable, even for a superuser); the schema
 #     keeps its name throughout;
 #  2. the owner's own uid_counter_next() of a tenant it holds no grant of
-#     (refused by uid_raise() inside uid_counter._next(), which is SECURITY
+#     (refused inside uid_counter._next(), which is SECURITY
 #     DEFINER: it runs as the extension's owner, a superuser), and a
 #     superuser's uid_adopt() of the owner's table, uid_catch_up() and
 #     uid_audit(), called by uid's schema with search_path = pg_catalog, run
@@ -219,13 +219,13 @@ is( $node->safe_psql(
 	'0', 'no function other than uid\'s has the name of one of uid\'s (outside pg_catalog)');
 
 # --- 2. the owner's counter call that a SECURITY DEFINER function (which
-# runs as the extension's owner, a superuser) refuses with uid_raise(); then
+# runs as the extension's owner, a superuser) refuses; then
 # a superuser's uid_adopt(), uid_catch_up() and uid_audit(), called by uid's
 # schema with a search_path that names no other
 my $s = uid_schema();
 ($state, $err) = state_as('dbowner', qq{SELECT "$s".uid_counter_next('other', 'INV')});
 is($state, '42501', 'the owner\'s uid_counter_next() of a tenant it holds no grant of is refused');
-like($err, qr/permission denied for counter INV of tenant 'other'/, '... by uid_raise()');
+like($err, qr/permission denied for counter INV of tenant 'other'/, '... as uid_counter._next() says');
 is(hits(), 'none', '... and ran no planted function');
 is(owner_is_superuser(), 'f', '... and the owner is not a superuser');
 
