@@ -6,8 +6,16 @@
 -- and lastval() (and around an identity column's next value).  Each checks
 -- the sequence's privileges as PostgreSQL's own functions do, and hands
 -- every sequence that is not adopted to them: PUBLIC may execute them.
+--
+-- The upgrade from 1.3 runs this file too (every function and view
+-- CREATE OR REPLACE).  uid_adopt() and uid_unadopt() run as the caller, a
+-- superuser often, and call uid's other functions by name in the
+-- extension's schema, where its owner may create functions: every such
+-- call passes arguments of exactly the declared types ('adopt it'::text,
+-- not an untyped literal), and an exact match is chosen before any other
+-- candidate (docs/security.md, "How uid keeps those promises").
 
-CREATE FUNCTION uid_sequence_nextval(seq regclass)
+CREATE OR REPLACE FUNCTION uid_sequence_nextval(seq regclass)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'uid_sequence_nextval'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
@@ -15,7 +23,7 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION uid_sequence_nextval(regclass) IS
 'nextval() where some sequence is adopted: a uid ID for an adopted sequence (with INCREMENT n > 1, an ID N whose N - n .. N + n - 1 are reserved for the caller), PostgreSQL''s nextval() for any other.';
 
-CREATE FUNCTION uid_sequence_currval(seq regclass)
+CREATE OR REPLACE FUNCTION uid_sequence_currval(seq regclass)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'uid_sequence_currval'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
@@ -23,7 +31,7 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION uid_sequence_currval(regclass) IS
 'currval() where some sequence is adopted: the session''s last nextval() of the sequence.';
 
-CREATE FUNCTION uid_sequence_lastval()
+CREATE OR REPLACE FUNCTION uid_sequence_lastval()
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'uid_sequence_lastval'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -31,7 +39,7 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION uid_sequence_lastval() IS
 'lastval() where some sequence is adopted: the session''s last nextval() of any sequence, adopted or not.';
 
-CREATE FUNCTION uid_sequence_plain(value anyelement)
+CREATE OR REPLACE FUNCTION uid_sequence_plain(value anyelement)
 RETURNS anyelement
 AS 'MODULE_PATHNAME', 'uid_sequence_plain'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
@@ -42,7 +50,7 @@ COMMENT ON FUNCTION uid_sequence_plain(anyelement) IS
 -- The columns that draw from a sequence: defaults that call it, and the
 -- identity column it belongs to.  Partitions and inheritance children have
 -- defaults of their own and are listed with their parent.
-CREATE FUNCTION uid_sequence_columns(seq regclass)
+CREATE OR REPLACE FUNCTION uid_sequence_columns(seq regclass)
 RETURNS TABLE (tbl regclass, col name, kind text)
 LANGUAGE sql STABLE STRICT
 SET search_path = pg_catalog, pg_temp
@@ -78,7 +86,7 @@ COMMENT ON FUNCTION uid_sequence_columns(regclass) IS
 -- value: the column is left as it is (its table is not locked, read or
 -- changed), so that what its owner stores there cannot move or stop the
 -- sequence's owner.
-CREATE FUNCTION uid_sequence_may_draw(tbl regclass, seq regclass)
+CREATE OR REPLACE FUNCTION uid_sequence_may_draw(tbl regclass, seq regclass)
 RETURNS boolean
 LANGUAGE sql STABLE STRICT
 SET search_path = pg_catalog, pg_temp
@@ -93,7 +101,7 @@ COMMENT ON FUNCTION uid_sequence_may_draw(regclass, regclass) IS
 -- The columns of uid_sequence_columns() whose table's owner may draw from
 -- the sequence: uid_adopt() and uid_unadopt() move these, and leave the
 -- others as they are.
-CREATE FUNCTION uid_sequence_users(seq regclass)
+CREATE OR REPLACE FUNCTION uid_sequence_users(seq regclass)
 RETURNS TABLE (tbl regclass, col name, kind text, may_draw boolean)
 LANGUAGE sql STABLE STRICT
 SET search_path = pg_catalog, pg_temp
@@ -107,7 +115,7 @@ COMMENT ON FUNCTION uid_sequence_users(regclass) IS
 'The columns of uid_sequence_columns() and whether their table''s owner may draw from the sequence (USAGE or UPDATE): uid_adopt() and uid_unadopt() move those that may and leave the others as they are.';
 
 -- The adopted sequences of this database.
-CREATE VIEW uid_adoptions AS
+CREATE OR REPLACE VIEW uid_adoptions AS
 SELECT c.oid::pg_catalog.regclass AS sequence,
        CASE l.label WHEN 'adopted' THEN 'default'::pg_catalog.text
             WHEN 'adopted identity always' THEN 'identity always'
@@ -128,7 +136,7 @@ GRANT SELECT ON uid_adoptions TO PUBLIC;
 
 -- The owner check of uid_adopt() and uid_unadopt(): PostgreSQL's own rule,
 -- the privileges of the owning role.
-CREATE FUNCTION uid_require_owner(rel regclass, what text)
+CREATE OR REPLACE FUNCTION uid_require_owner(rel regclass, what text)
 RETURNS void
 LANGUAGE plpgsql STABLE STRICT
 SET search_path = pg_catalog, pg_temp
@@ -151,7 +159,7 @@ COMMENT ON FUNCTION uid_require_owner(regclass, text) IS
 -- sequence, 'r' or 'p' a table), and for a table the column (default: its
 -- single-column primary key), once the caller is known to own it and,
 -- unless dry, the table is locked (the statement is returned in locked).
-CREATE FUNCTION uid_adopt_target(rel regclass, col name, fn text, dry boolean,
+CREATE OR REPLACE FUNCTION uid_adopt_target(rel regclass, col name, fn text, dry boolean,
                                  OUT kind "char", OUT column_name name, OUT locked text)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -205,7 +213,7 @@ COMMENT ON FUNCTION uid_adopt_target(regclass, name, text, boolean) IS
 -- statements, run.  ALTER SEQUENCE ... NO CYCLE takes the lock nextval()
 -- waits for (LOCK TABLE does not take sequences); an adopted sequence never
 -- cycles.  Every table must be the caller's.
-CREATE FUNCTION uid_adopt_lock(seq regclass, locked_already regclass, fn text, dry boolean)
+CREATE OR REPLACE FUNCTION uid_adopt_lock(seq regclass, locked_already regclass, fn text, dry boolean)
 RETURNS SETOF text
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -249,7 +257,7 @@ COMMENT ON FUNCTION uid_adopt_lock(regclass, regclass, text, boolean) IS
 
 -- uid_adopt: see docs/adopting.md.  Runs as the caller (never SECURITY
 -- DEFINER): the caller must own everything it changes.
-CREATE FUNCTION uid_adopt(rel regclass, col name DEFAULT NULL,
+CREATE OR REPLACE FUNCTION uid_adopt(rel regclass, col name DEFAULT NULL,
                           dry_run boolean DEFAULT false, widen boolean DEFAULT false,
                           as_uid boolean DEFAULT false)
 RETURNS SETOF text
@@ -284,7 +292,7 @@ DECLARE
     run_from  integer;
 BEGIN
     SELECT t.kind, t.column_name, t.locked INTO rkind, a_col, s
-    FROM @extschema@.uid_adopt_target(a_rel, a_col, 'uid_adopt', a_dry) AS t;
+    FROM @extschema@.uid_adopt_target(a_rel, a_col, 'uid_adopt'::text, a_dry) AS t;
     IF s IS NOT NULL THEN
         steps := steps OPERATOR(pg_catalog.||) s;
     END IF;
@@ -441,7 +449,7 @@ BEGIN
     END IF;
 
     -- the sequence and every column that draws from it
-    PERFORM @extschema@.uid_require_owner(seq, 'adopt it');
+    PERFORM @extschema@.uid_require_owner(seq, 'adopt it'::text);
     IF EXISTS (SELECT 1 FROM pg_catalog.pg_seclabel l
                WHERE l.objoid OPERATOR(pg_catalog.=) seq
                  AND l.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
@@ -481,7 +489,7 @@ BEGIN
     END IF;
     steps := steps OPERATOR(pg_catalog.||) ARRAY(
         SELECT l FROM @extschema@.uid_adopt_lock(seq, CASE WHEN rkind OPERATOR(pg_catalog.<>) 'S' THEN a_rel END,
-                                                 'uid_adopt', a_dry) AS l);
+                                                 'uid_adopt'::text, a_dry) AS l);
 
     -- the largest value already handed out: in the columns (through their
     -- indexes) and by the sequence (values an application holds but has
@@ -572,7 +580,7 @@ COMMENT ON FUNCTION uid_adopt(regclass, name, boolean, boolean, boolean) IS
 -- uid_unadopt: the inverse.  The sequence (or identity) comes back with its
 -- next value above every value stored and every ID this server issued, so
 -- the table keeps working without uid; the IDs issued stay as they are.
-CREATE FUNCTION uid_unadopt(rel regclass, col name DEFAULT NULL, dry_run boolean DEFAULT false)
+CREATE OR REPLACE FUNCTION uid_unadopt(rel regclass, col name DEFAULT NULL, dry_run boolean DEFAULT false)
 RETURNS SETOF text
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -596,7 +604,7 @@ DECLARE
     run_from integer;
 BEGIN
     SELECT t.kind, t.column_name, t.locked INTO rkind, a_col, s
-    FROM @extschema@.uid_adopt_target(a_rel, a_col, 'uid_unadopt', a_dry) AS t;
+    FROM @extschema@.uid_adopt_target(a_rel, a_col, 'uid_unadopt'::text, a_dry) AS t;
     IF s IS NOT NULL THEN
         steps := steps OPERATOR(pg_catalog.||) s;
     END IF;
@@ -637,7 +645,7 @@ BEGIN
         END IF;
     END IF;
 
-    PERFORM @extschema@.uid_require_owner(seq, 'unadopt it');
+    PERFORM @extschema@.uid_require_owner(seq, 'unadopt it'::text);
     SELECT l.label INTO label FROM pg_catalog.pg_seclabel l
     WHERE l.objoid OPERATOR(pg_catalog.=) seq
       AND l.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
@@ -650,7 +658,7 @@ BEGIN
     WHERE q.seqrelid OPERATOR(pg_catalog.=) seq;
     steps := steps OPERATOR(pg_catalog.||) ARRAY(
         SELECT l FROM @extschema@.uid_adopt_lock(seq, CASE WHEN rkind OPERATOR(pg_catalog.<>) 'S' THEN a_rel END,
-                                                 'uid_unadopt', a_dry) AS l);
+                                                 'uid_unadopt'::text, a_dry) AS l);
     run_from := COALESCE(pg_catalog.array_length(steps, 1), 0) OPERATOR(pg_catalog.+) 1;
 
     -- above every stored value and every ID this server issued (blocks an

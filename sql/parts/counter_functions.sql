@@ -4,6 +4,29 @@
 -- 1.3 runs this file too.
 -- ---------------------------------------------------------------------------
 
+-- uid_raise() (src/core/raise.c) for the counter functions: the same C
+-- function, declared in uid_counter, where only the extension's owner may
+-- create functions.  The counter functions that run as the extension's
+-- owner (SECURITY DEFINER) and the checks they call raise their errors
+-- through it and call nothing in the extension's schema by name: the
+-- owner of that schema (for public, the database owner) may create
+-- functions there, and one of uid_raise()'s name created before uid had
+-- one (uid_guard_names refuses it after) is a candidate of every call by
+-- that name: had it won, it would run with the owner's rights.  A second entry of the C
+-- function is the simplest way there: PL/pgSQL calls a function only by
+-- name (one found by OID, as _next_entry() finds uid_counter_next(), would
+-- still be called through SQL that names it), and a PL/pgSQL RAISE would
+-- add CONTEXT lines that uid_raise() leaves out.
+CREATE OR REPLACE FUNCTION uid_counter._raise(sqlstate text, message text, detail text, hint text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'uid_raise'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_counter._raise(text, text, text, text) IS
+'uid_raise() in uid_counter: what the counter functions raise their errors with, so that the ones that run as the extension''s owner call nothing in the extension''s schema by name.';
+
+REVOKE ALL ON FUNCTION uid_counter._raise(text, text, text, text) FROM PUBLIC;
+
 -- Argument checks shared by the counter functions.
 CREATE OR REPLACE FUNCTION uid_counter._check_prefix(prefix text)
 RETURNS void
@@ -11,13 +34,13 @@ LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 BEGIN
     IF $1 IS NULL THEN
-        PERFORM @extschema@.uid_raise('22004'::text,
+        PERFORM uid_counter._raise('22004'::text,
             'counter prefix must not be NULL'::text,
             NULL::text,
             NULL::text);
     END IF;
     IF $1 OPERATOR(pg_catalog.!~) '^[A-Z][A-Z0-9_]{0,15}$' THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter prefix: %s', pg_catalog.quote_literal($1)),
             NULL::text,
             'A prefix is 1 to 16 characters: an upper-case letter, then upper-case letters, digits or "_".'::text);
@@ -34,13 +57,13 @@ LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 BEGIN
     IF $1 IS NULL THEN
-        PERFORM @extschema@.uid_raise('22004'::text,
+        PERFORM uid_counter._raise('22004'::text,
             'counter tenant must not be NULL'::text,
             NULL::text,
             NULL::text);
     END IF;
     IF $1 OPERATOR(pg_catalog.!~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter tenant: %s', pg_catalog.quote_literal($1)),
             NULL::text,
             'A tenant is 1 to 63 characters: a letter or digit, then letters, digits or "_", ".", ":", "@", "-".'::text);
@@ -143,7 +166,7 @@ BEGIN
                             WHERE g.tenant OPERATOR(pg_catalog.=) ANY (ARRAY[c_tenant, '*'])
                               AND g.prefix OPERATOR(pg_catalog.=) ANY (ARRAY[c_prefix, '*'])
                               AND pg_catalog.pg_has_role(c_caller, r.oid, 'USAGE'))) THEN
-        PERFORM @extschema@.uid_raise('42501'::text,
+        PERFORM uid_counter._raise('42501'::text,
             pg_catalog.format('permission denied for counter %s of tenant %s', c_prefix, pg_catalog.quote_literal(c_tenant)),
             pg_catalog.format('Role %s holds no grant of tenant %s and prefix %s.',
                                              coalesce(pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(c_caller)), 'NULL'),
@@ -182,7 +205,7 @@ BEGIN
     IF NOT FOUND THEN
         IF EXISTS (SELECT 1 FROM uid_counter.ranges r
                    WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix) THEN
-            PERFORM @extschema@.uid_raise('55000'::text,
+            PERFORM uid_counter._raise('55000'::text,
                 pg_catalog.format('tenant %s has no range of counter prefix %s', pg_catalog.quote_literal(c_tenant), c_prefix),
                 'Other tenants own ranges of this prefix, so every tenant drawing from it needs one.'::text,
                 'Give the tenant a range with uid_counter_set_range().'::text);
@@ -198,7 +221,7 @@ BEGIN
                          NULLIF(pg_catalog.current_setting('uid.counter_node', true), '') END;
     IF refused THEN
         here := NULLIF(pg_catalog.current_setting('uid.counter_node', true), '');
-        PERFORM @extschema@.uid_raise('UID06'::text,
+        PERFORM uid_counter._raise('UID06'::text,
             pg_catalog.format('counter %s/%s is not this server''s to draw from', c_prefix, c_tenant),
             CASE WHEN r_node IS NOT NULL
                                 THEN pg_catalog.format('Its range belongs to node %s; uid.counter_node is %s.',
@@ -210,7 +233,7 @@ BEGIN
 
     v_start := greatest(v_start, r_lo);
     IF v_start OPERATOR(pg_catalog.>) r_hi THEN
-        PERFORM @extschema@.uid_raise('2200H'::text,
+        PERFORM uid_counter._raise('2200H'::text,
             pg_catalog.format('counter %s/%s cannot start at %s beyond the end of its range %s', c_prefix, c_tenant, v_start, r_hi),
             NULL::text,
             'Lower the start with uid_counter_configure() or widen the range with uid_counter_set_range().'::text);
@@ -224,16 +247,16 @@ BEGIN
 
     IF v OPERATOR(pg_catalog.>) r_hi THEN
         -- the error undoes the update: nothing is used up
-        PERFORM @extschema@.uid_raise('2200H'::text,
+        PERFORM uid_counter._raise('2200H'::text,
             pg_catalog.format('counter %s/%s reached the end of its range (%s)', c_prefix, c_tenant, r_hi),
             NULL::text,
             'Widen the tenant''s range with uid_counter_set_range().'::text);
     END IF;
 
     -- uid_counter_format(), written out: a SECURITY DEFINER function calls
-    -- nothing in the extension's schema by name, as the owner of that schema
-    -- (for public, the database owner) could rename it and put a function of
-    -- that name in its place
+    -- nothing in the extension's schema by name, where the owner of that
+    -- schema (for public, the database owner) may create functions (see
+    -- uid_counter._raise() above)
     RETURN c_prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
            CASE WHEN pg_catalog.length(v::text) OPERATOR(pg_catalog.>=) v_width THEN v::text
                 ELSE pg_catalog.lpad(v::text, v_width, '0') END;
@@ -294,7 +317,7 @@ BEGIN
         PERFORM uid_counter._check_prefix($3);
     END IF;
     IF $2 IS NULL THEN
-        PERFORM @extschema@.uid_raise('22004'::text,
+        PERFORM uid_counter._raise('22004'::text,
             'counter grant role must not be NULL'::text,
             NULL::text,
             NULL::text);
@@ -407,7 +430,7 @@ DECLARE
     bound text := saved;
 BEGIN
     IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
-        PERFORM @extschema@.uid_raise('25000'::text,
+        PERFORM uid_counter._raise('25000'::text,
             'counter ranges can only be changed in a READ COMMITTED transaction'::text,
             NULL::text,
             'The checks must see every number issued so far; run the call at the default isolation level.'::text);
@@ -419,7 +442,7 @@ BEGIN
         PERFORM pg_catalog.set_config('lock_timeout', bound, true);
         LOCK TABLE uid_counter.ranges IN EXCLUSIVE MODE;
     EXCEPTION WHEN lock_not_available THEN
-        PERFORM @extschema@.uid_raise('55P03'::text,
+        PERFORM uid_counter._raise('55P03'::text,
             pg_catalog.format('%s: counter ranges are in use by a transaction that drew a number', $1),
             pg_catalog.format('Waited %s (lock_timeout, or 5s when it is 0) for the transactions that called uid_counter_next() to end; nothing was changed.', bound),
             'Retry; pg_locks shows the sessions that hold uid_counter.ranges. SET lock_timeout to wait longer.'::text);
@@ -450,13 +473,13 @@ BEGIN
         PERFORM uid_counter._check_tenant(c_tenant);
     END IF;
     IF c_start OPERATOR(pg_catalog.<) 0 OR c_start OPERATOR(pg_catalog.>) 9223372036854775806 THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter start: %s', c_start),
             NULL::text,
             'start is the first number issued, 0 to 9223372036854775806; NULL falls back.'::text);
     END IF;
     IF c_width OPERATOR(pg_catalog.<) 1 OR c_width OPERATOR(pg_catalog.>) 19 THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter width: %s', c_width),
             NULL::text,
             'width is the number of digits numbers are zero-padded to, 1 to 19; NULL falls back.'::text);
@@ -494,14 +517,14 @@ BEGIN
     PERFORM uid_counter._check_tenant(c_tenant);
     PERFORM uid_counter._check_prefix(c_prefix);
     IF c_node OPERATOR(pg_catalog.!~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter node: %s', pg_catalog.quote_literal(c_node)),
             NULL::text,
             'A node is a server''s uid.counter_node: 1 to 63 characters, a letter or digit, then letters, digits or "_", ".", ":", "@", "-"; NULL for none.'::text);
     END IF;
     IF c_lo IS NULL OR c_hi IS NULL OR c_lo OPERATOR(pg_catalog.<) 0
        OR c_hi OPERATOR(pg_catalog.>) 9223372036854775806 OR c_lo OPERATOR(pg_catalog.>) c_hi THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter range: [%s, %s]', coalesce(c_lo::text, 'NULL'), coalesce(c_hi::text, 'NULL')),
             NULL::text,
             'A range is lo <= hi, both between 0 and 9223372036854775806.'::text);
@@ -515,7 +538,7 @@ BEGIN
      WHERE c.prefix OPERATOR(pg_catalog.=) c_prefix AND c.tenant OPERATOR(pg_catalog.=) c_tenant;
     IF FOUND AND (other.first_value OPERATOR(pg_catalog.<) c_lo
                   OR other.last_value OPERATOR(pg_catalog.>) c_hi) THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('range [%s, %s] does not contain the numbers tenant %s already issued of prefix %s', c_lo, c_hi, pg_catalog.quote_literal(c_tenant), c_prefix),
             pg_catalog.format('The tenant issued numbers between %s and %s.', other.first_value, other.last_value),
             'Choose a range that contains them.'::text);
@@ -528,7 +551,7 @@ BEGIN
      ORDER BY c.tenant
      LIMIT 1;
     IF FOUND THEN
-        PERFORM @extschema@.uid_raise('23P01'::text,
+        PERFORM uid_counter._raise('23P01'::text,
             pg_catalog.format('range [%s, %s] of prefix %s overlaps numbers tenant %s already issued', c_lo, c_hi, c_prefix, pg_catalog.quote_literal(other.tenant)),
             pg_catalog.format('Tenant %s issued numbers between %s and %s.',
                                              pg_catalog.quote_literal(other.tenant), other.first_value, other.last_value),
@@ -542,7 +565,7 @@ BEGIN
      ORDER BY r.lo
      LIMIT 1;
     IF FOUND THEN
-        PERFORM @extschema@.uid_raise('23P01'::text,
+        PERFORM uid_counter._raise('23P01'::text,
             pg_catalog.format('range [%s, %s] of prefix %s overlaps the range of tenant %s', c_lo, c_hi, c_prefix, pg_catalog.quote_literal(other.tenant)),
             pg_catalog.format('Tenant %s owns [%s, %s].', pg_catalog.quote_literal(other.tenant), other.lo, other.hi),
             'Choose a range that avoids it.'::text);
@@ -604,7 +627,7 @@ BEGIN
     DELETE FROM uid_counter.ranges r
      WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix AND r.tenant OPERATOR(pg_catalog.=) c_tenant;
     IF NOT FOUND THEN
-        PERFORM @extschema@.uid_raise('42704'::text,
+        PERFORM uid_counter._raise('42704'::text,
             pg_catalog.format('tenant %s has no range of counter prefix %s', pg_catalog.quote_literal(c_tenant), c_prefix),
             NULL::text,
             'The view uid_counter_settings lists the ranges.'::text);

@@ -7,7 +7,9 @@
 -- Every call passes four arguments of type text (NULL::text for none): an
 -- exact match, so that no function another role creates under this name in
 -- the extension's schema (one of fewer arguments, or of other types) is
--- picked instead.
+-- picked instead.  The counter functions, which run as the extension's
+-- owner, raise through uid_counter._raise(), the same C function in a
+-- schema no other role may create in (sql/parts/counter_functions.sql).
 CREATE OR REPLACE FUNCTION uid_raise(sqlstate text, message text, detail text, hint text)
 RETURNS void
 AS 'MODULE_PATHNAME', 'uid_raise'

@@ -17,6 +17,11 @@
  * restores its own stack (PG_CATCH sets error_context_stack back to what it
  * was at PG_TRY), so an EXCEPTION block in a caller catches the error with
  * its SQLSTATE as it would a RAISE.
+ *
+ * SQL declares it twice: uid_raise() in the extension's schema, and
+ * uid_counter._raise() for the counter functions that run as the
+ * extension's owner, which call nothing in the extension's schema by name
+ * (sql/parts/counter_functions.sql).
  */
 #include "postgres.h"
 

@@ -105,6 +105,8 @@ INSERT INTO decided VALUES
     ('uid_restore_operator_families()', false, false),
     -- the event trigger that keeps uid's names in its schema: no one calls it
     ('uid_guard_names()', false, false),
+    -- the event trigger that keeps uid's schema's name: no one calls it
+    ('uid_guard_schema()', false, false),
     -- the uid forms of the functions of an id (pg_catalog): as their bigint forms
     ('uid_decode(uid)', true, true),
     ('uid_time(uid)', true, true),
@@ -173,6 +175,7 @@ INSERT INTO decided VALUES
     ('uid_counter._next(text,text,oid)', false, false),
     ('uid_counter._next_entry()', false, false),
     ('uid_counter._lock_ranges(text)', false, false),
+    ('uid_counter._raise(text,text,text,text)', false, false),
     -- text forms and prefixed forms: pure functions of their arguments
     ('uid_to_text(bigint)', true, true),
     ('uid_from_text(text)', true, true),

@@ -1,0 +1,293 @@
+# The owner of a database (an ordinary login role: from 15 on it owns schema
+# public, and may create schemas) against uid's functions that call each
+# other by the name of the schema uid was installed in (@extschema@.name:
+# uid_adopt(), uid_catch_up(), the counter functions).  A superuser created
+# uid in public.  The owner renames public, creates a new schema public with
+# a domain public.uid and, under every name and signature of uid's
+# functions, one of its own that notes that it ran and makes the owner a
+# superuser when a superuser runs it, then calls uid's function.  Asserted:
+#  1. the rename is refused (55000, naming the schema), alone, in a
+#     transaction with the rest of the plant and in a DO block; a DO block
+#     that catches the refusal undoes the rename with it; the owner cannot
+#     turn event triggers off nor move the extension (ALTER EXTENSION ...
+#     SET SCHEMA; uid is not relocatable, even for a superuser); the schema
+#     keeps its name throughout;
+#  2. the owner's own uid_counter_next() of a tenant it holds no grant of
+#     (refused inside uid_counter._next(), which is SECURITY
+#     DEFINER: it runs as the extension's owner, a superuser), and a
+#     superuser's uid_adopt() of the owner's table, uid_catch_up() and
+#     uid_audit(), called by uid's schema with search_path = pg_catalog, run
+#     none of the owner's code: nothing noted, the owner is no superuser,
+#     and each function does its work;
+#  3. dropping public instead (DROP SCHEMA public CASCADE, which its owner
+#     may) drops the extension with it: no function of uid's is left to
+#     call one in a new schema public.
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use UidTap;
+
+my $node = uid_node('hostile_schema_rename', 'uid.worker_id' => 7);
+$node->start;
+
+sub as_owner
+{
+	my ($sql) = @_;
+	return $node->safe_psql('owned', $sql, extra_params => [ '-U', 'dbowner' ]);
+}
+
+# Runs $sql as $role in database owned (with on_error_stop as given, 1 by
+# default); returns the SQLSTATE of its first error ("(none: exit N)"
+# without one) and its stderr
+sub state_as
+{
+	my ($role, $sql, $on_error_stop) = @_;
+	my ($ret, $out, $err) = $node->psql('owned', "\\set VERBOSITY verbose\n$sql",
+		extra_params => [ '-U', $role ], on_error_stop => $on_error_stop // 1);
+	my ($state) = $err =~ /ERROR:\s+([0-9A-Z]{5}):/;
+	return ($state // "(none: exit $ret)", $err);
+}
+
+# the name of the schema that holds uid
+sub uid_schema
+{
+	return $node->safe_psql('owned', q{
+		SELECT n.nspname FROM pg_namespace n JOIN pg_extension e ON e.extnamespace = n.oid
+		WHERE e.extname = 'uid'});
+}
+
+sub owner_is_superuser
+{
+	return $node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'dbowner'});
+}
+
+# what the planted functions noted: "name by role (superuser or not)", or none
+sub hits
+{
+	return $node->safe_psql('owned', q{
+		SELECT coalesce(string_agg(DISTINCT format('%s by %s%s', what, by_user,
+			CASE WHEN by_superuser THEN ' (superuser)' ELSE '' END), ', '), 'none')
+		FROM app.hits});
+}
+
+$node->safe_psql('postgres', q{
+	CREATE ROLE dbowner LOGIN;
+	CREATE DATABASE owned OWNER dbowner;
+});
+$node->safe_psql('owned', q{
+	CREATE EXTENSION uid;
+	SELECT uid_counter_grant('acme', 'dbowner', 'INV');
+});
+
+# the owner's tables, in a schema of its own: a bigserial table for
+# uid_adopt(), a table of uid_next() ids and uuid7() values for
+# uid_catch_up() and uid_audit() (of the uuid column: the bigint one needs
+# the tenure ledger of a lease store); app.mark(), which the planted
+# functions call
+as_owner(q{
+	CREATE SCHEMA app;
+	GRANT USAGE ON SCHEMA app TO PUBLIC;
+	CREATE TABLE app.hits (what text, by_user name, by_superuser boolean);
+	GRANT INSERT, SELECT ON app.hits TO PUBLIC;
+	CREATE FUNCTION app.mark(what text) RETURNS void LANGUAGE plpgsql AS $$
+	BEGIN
+		INSERT INTO app.hits SELECT what, r.rolname, r.rolsuper
+			FROM pg_catalog.pg_roles r WHERE r.rolname = current_user;
+		IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+			EXECUTE 'ALTER ROLE dbowner SUPERUSER';
+		END IF;
+	END $$;
+	CREATE TABLE app.orders (id bigserial PRIMARY KEY, item text);
+	INSERT INTO app.orders (item) VALUES ('one'), ('two');
+	CREATE TABLE app.events (id bigint PRIMARY KEY DEFAULT public.uid_next(),
+		u uuid DEFAULT public.uuid7(), what text);
+	INSERT INTO app.events (what) SELECT 'e' || i FROM generate_series(1, 10) AS i;
+});
+is(as_owner(q{SELECT uid_counter_next('acme', 'INV')}), 'INV-001',
+	'the owner draws the counter it was granted');
+
+# The plant, as the owner: schema public anew, a domain public.uid (uid's
+# functions cast '<schema>.uid'::regtype), and in public, for every
+# function of uid's schema renamed to uid_home, one of the same name, arguments
+# and result that calls app.mark() and then uid's function; for uid_raise()
+# only app.mark(), so that its caller goes on as if its check had passed.
+# Each statement on its own, as psql runs a script.
+my $plant = q{
+CREATE SCHEMA public;
+CREATE DOMAIN public.uid AS bigint;
+DO $plant$
+DECLARE
+	f record;
+	args text;
+	body text;
+BEGIN
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog', true);
+	FOR f IN
+		SELECT p.oid, p.proname, p.pronargs, p.provariadic
+		FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+		WHERE n.nspname = 'uid_home' AND p.prokind = 'f'
+		  AND p.prorettype <> ALL ('{internal,cstring,trigger,event_trigger}'::regtype[])
+		  AND NOT p.proargtypes::oid[] && '{internal,cstring}'::regtype[]::oid[]
+	LOOP
+		SELECT string_agg(CASE WHEN i = f.pronargs AND f.provariadic <> 0 THEN 'VARIADIC ' ELSE '' END
+		                  || '$' || i, ', ' ORDER BY i)
+		  INTO args FROM generate_series(1, f.pronargs) AS i;
+		body := format('SELECT app.mark(%L);', f.proname);
+		IF f.proname <> 'uid_raise' THEN
+			body := body || format(' SELECT * FROM uid_home.%I(%s)', f.proname, coalesce(args, ''));
+		END IF;
+		EXECUTE format('CREATE FUNCTION public.%I(%s) RETURNS %s LANGUAGE sql AS %L',
+		               f.proname, pg_get_function_arguments(f.oid), pg_get_function_result(f.oid), body);
+	END LOOP;
+END
+$plant$;
+};
+
+# --- 1. the rename and the routes round its refusal
+my $refused = qr/ERROR:  55000: schema public holds the extension uid and cannot be renamed/;
+
+my ($state, $err) = state_as('dbowner', "ALTER SCHEMA public RENAME TO uid_home;\n$plant", 0);
+is($state, '55000', 'the owner\'s ALTER SCHEMA public RENAME is refused');
+like($err, $refused, 'naming the schema that holds uid');
+is(uid_schema(), 'public', 'uid\'s schema keeps its name');
+
+($state, $err) = state_as('dbowner', "BEGIN;\nALTER SCHEMA public RENAME TO uid_home;\n$plant\nCOMMIT;");
+is($state, '55000', 'the rename and the plant in one transaction: the rename is refused');
+like($err, $refused, '... naming the schema');
+is(uid_schema(), 'public', '... and the schema keeps its name');
+
+($state, $err) = state_as('dbowner', q{
+	DO $$ BEGIN
+		EXECUTE 'ALTER SCHEMA public RENAME TO uid_home';
+		EXECUTE 'CREATE SCHEMA public';
+	END $$;
+} . $plant);
+is($state, '55000', 'the rename in a DO block is refused');
+like($err, $refused, '... naming the schema');
+is(uid_schema(), 'public', '... and the schema keeps its name');
+
+($state, $err) = state_as('dbowner', q{
+	DO $$ BEGIN
+		BEGIN
+			ALTER SCHEMA public RENAME TO uid_home;
+		EXCEPTION WHEN object_not_in_prerequisite_state THEN
+			RAISE NOTICE 'caught: %', SQLERRM;
+		END;
+	END $$;
+} . $plant);
+like($err, qr/NOTICE:  00000: caught: schema public holds the extension uid/,
+	'a DO block that catches the refusal goes on');
+is($state, '42P06', 'but its rename was undone with it: schema public still exists');
+is(uid_schema(), 'public', '... and holds uid');
+
+# event triggers off, so that the refusal does not fire: not the owner's to set
+($state) = state_as('dbowner', "SET session_replication_role = replica;\nALTER SCHEMA public RENAME TO uid_home;");
+is($state, '42501', 'the owner may not set session_replication_role = replica (event triggers off)');
+($state) = state_as('dbowner', 'ALTER DATABASE owned SET session_replication_role = replica');
+is($state, '42501', '... nor as its database\'s setting');
+if ($node->pg_version >= 17)
+{
+	($state) = state_as('dbowner', "SET event_triggers = off;\nALTER SCHEMA public RENAME TO uid_home;");
+	is($state, '42501', 'nor event_triggers = off');
+}
+
+# uid's objects moved to another schema, leaving the name of public free
+($state, $err) = state_as('dbowner', 'ALTER EXTENSION uid SET SCHEMA app');
+is($state, '42501', 'the owner may not move the extension to another schema');
+($state, $err) = state_as($node->safe_psql('postgres', 'SELECT current_user'),
+	'ALTER EXTENSION uid SET SCHEMA app');
+is($state, '0A000', 'nor may a superuser: uid is not relocatable');
+like($err, qr/extension "uid" does not support SET SCHEMA/, '... and says so');
+is(uid_schema(), 'public', 'uid is still in public');
+
+is( $node->safe_psql(
+		'owned', q{
+	SELECT count(*) FROM pg_proc p
+	WHERE p.proname IN (SELECT q.proname FROM pg_proc q JOIN pg_depend d
+	                    ON d.classid = 'pg_proc'::regclass AND d.objid = q.oid AND d.deptype = 'e'
+	                    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'uid')
+	  AND p.pronamespace <> 'pg_catalog'::regnamespace
+	  AND NOT EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+	                  WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+	                    AND d.deptype = 'e' AND e.extname = 'uid')}),
+	'0', 'no function other than uid\'s has the name of one of uid\'s (outside pg_catalog)');
+
+# --- 2. the owner's counter call that a SECURITY DEFINER function (which
+# runs as the extension's owner, a superuser) refuses; then
+# a superuser's uid_adopt(), uid_catch_up() and uid_audit(), called by uid's
+# schema with a search_path that names no other
+my $s = uid_schema();
+($state, $err) = state_as('dbowner', qq{SELECT "$s".uid_counter_next('other', 'INV')});
+is($state, '42501', 'the owner\'s uid_counter_next() of a tenant it holds no grant of is refused');
+like($err, qr/permission denied for counter INV of tenant 'other'/, '... as uid_counter._next() says');
+is(hits(), 'none', '... and ran no planted function');
+is(owner_is_superuser(), 'f', '... and the owner is not a superuser');
+
+my $steps = $node->safe_psql('owned', qq{
+	SET search_path = pg_catalog;
+	SELECT string_agg(s, E'\\n') FROM "$s".uid_adopt('app.orders', dry_run => true) AS s;
+	SELECT string_agg(s, E'\\n') FROM "$s".uid_adopt('app.orders') AS s;
+});
+like($steps, qr/SECURITY LABEL FOR uid ON SEQUENCE app\.orders_id_seq IS 'adopted'/,
+	'a superuser\'s uid_adopt() of the owner\'s table adopts its sequence');
+is( $node->safe_psql(
+		'owned', q{
+	SELECT count(*) FROM pg_attrdef a JOIN pg_depend d
+	  ON d.classid = 'pg_attrdef'::regclass AND d.objid = a.oid AND d.refclassid = 'pg_proc'::regclass
+	JOIN pg_depend m ON m.classid = 'pg_proc'::regclass AND m.objid = d.refobjid AND m.deptype = 'e'
+	JOIN pg_extension e ON e.oid = m.refobjid AND e.extname = 'uid'
+	JOIN pg_proc p ON p.oid = d.refobjid AND p.proname = 'uid_sequence_nextval'
+	WHERE a.adrelid = 'app.orders'::regclass}),
+	'1', '... whose default is now uid\'s own uid_sequence_nextval()');
+cmp_ok(as_owner(q{INSERT INTO app.orders (item) VALUES ('three') RETURNING id}), '>',
+	$node->safe_psql('owned', qq{SET search_path = pg_catalog;
+		SELECT "$s".uid_from_time(now() - interval '1 minute')}),
+	'... and gives the owner\'s inserts uid IDs');
+
+my $report = $node->safe_psql('owned', qq{
+	SET search_path = pg_catalog;
+	SELECT count(*) FROM "$s".uid_catch_up(dry_run => true);
+	SELECT string_agg(format('%s %s: %s', kind, object, action), E'\\n' ORDER BY kind, object)
+	FROM "$s".uid_catch_up();
+});
+like($report, qr/^uid_next app\.events: read under a SHARE lock$/m,
+	'a superuser\'s uid_catch_up() reads the owner\'s table');
+like($report, qr/^uid_next app\.orders: read under a SHARE lock \(adopted sequence app\.orders_id_seq\)$/m,
+	'... and the adopted one');
+like($report, qr/^uuid7 app\.events: read under a SHARE lock$/m, '... and its uuid column');
+like($report, qr/^uid_next uid_next\(\): (advanced past it|already past: no change)/m,
+	'... and moves uid_next() past them');
+like($report, qr/^uuid7 uuid7\(\): (advanced past it|already past: no change)/m,
+	'... and uuid7()');
+
+is( $node->safe_psql(
+		'owned', qq{
+	SET search_path = pg_catalog;
+	SELECT string_agg(kind || ':' || ids, ',' ORDER BY kind) FROM "$s".uid_audit('app.events', 'u')}),
+	'total:10', 'a superuser\'s uid_audit() of the owner\'s table counts its values');
+
+is(hits(), 'none', 'the superuser\'s calls ran no planted function');
+is(owner_is_superuser(), 'f', 'the owner is not a superuser');
+is(uid_schema(), 'public', 'uid is still in public');
+
+# --- 3. public dropped instead of renamed: uid goes with it, so that no
+# function of uid's is left to call one of a new schema public
+$node->safe_psql('postgres', 'CREATE DATABASE owned2 OWNER dbowner');
+$node->safe_psql('owned2', 'CREATE EXTENSION uid');
+my ($ret, $out, $derr) = $node->psql('owned2', 'DROP SCHEMA public CASCADE',
+	extra_params => [ '-U', 'dbowner' ]);
+is($ret, 0, 'the owner may drop schema public, uid\'s schema');
+like($derr, qr/drop cascades to extension uid/, '... which drops the extension uid with it');
+is( $node->safe_psql(
+		'owned2', q{
+	SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+	WHERE e.extname = 'uid' AND d.deptype = 'e'}),
+	'0', '... and leaves no object of uid\'s behind');
+
+done_testing();
