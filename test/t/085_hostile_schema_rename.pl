@@ -90,19 +90,7 @@ $node->safe_psql('owned', q{
 # uid_catch_up() and uid_audit() (of the uuid column: the bigint one needs
 # the tenure ledger of a lease store); app.mark(), which the planted
 # functions call
-as_owner(q{
-	CREATE SCHEMA app;
-	GRANT USAGE ON SCHEMA app TO PUBLIC;
-	CREATE TABLE app.hits (what text, by_user name, by_superuser boolean);
-	GRANT INSERT, SELECT ON app.hits TO PUBLIC;
-	CREATE FUNCTION app.mark(what text) RETURNS void LANGUAGE plpgsql AS $$
-	BEGIN
-		INSERT INTO app.hits SELECT what, r.rolname, r.rolsuper
-			FROM pg_catalog.pg_roles r WHERE r.rolname = current_user;
-		IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
-			EXECUTE 'ALTER ROLE dbowner SUPERUSER';
-		END IF;
-	END $$;
+as_owner(hostile_mark_sql() . q{
 	CREATE TABLE app.orders (id bigserial PRIMARY KEY, item text);
 	INSERT INTO app.orders (item) VALUES ('one'), ('two');
 	CREATE TABLE app.events (id bigint PRIMARY KEY DEFAULT public.uid_next(),

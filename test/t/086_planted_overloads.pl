@@ -92,20 +92,7 @@ $node->safe_psql('postgres', q{
 
 # app.hits and app.mark(), which the planted functions call, in each of the
 # owner's databases
-my $mark = q{
-	CREATE SCHEMA app;
-	GRANT USAGE ON SCHEMA app TO PUBLIC;
-	CREATE TABLE app.hits (what text, by_user name, by_superuser boolean);
-	GRANT INSERT, SELECT ON app.hits TO PUBLIC;
-	CREATE FUNCTION app.mark(what text) RETURNS void LANGUAGE plpgsql AS $$
-	BEGIN
-		INSERT INTO app.hits SELECT what, r.rolname, r.rolsuper
-			FROM pg_catalog.pg_roles r WHERE r.rolname = current_user;
-		IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
-			EXECUTE 'ALTER ROLE dbowner SUPERUSER';
-		END IF;
-	END $$;
-};
+my $mark = hostile_mark_sql();
 as_owner($_, $mark) for qw(owned owned13);
 
 # The plant, written from uid's own catalog in a database of its own: the

@@ -41,7 +41,7 @@ use IPC::Run;
 use UidCluster;
 
 our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_writer conninfo insert_on_all freeze_all
-  offset_to id_unix_ms nothing_at_or_below
+  offset_to id_unix_ms nothing_at_or_below hostile_mark_sql
   write_hwm_v1 kill9_all uid_epoch_ms on_path hibernate_jars missing_jvm_php_perl_clients skip_unless_installed
   run_client);
 
@@ -205,6 +205,29 @@ sub nothing_at_or_below
 		  or diag $err;
 	}
 	return $err;
+}
+
+# The hostile database owner's recorder (TAP 085, 086): schema app with the
+# table app.hits and app.mark(what), which records who ran it and, when a
+# superuser does, makes the role dbowner a superuser.  Planted functions
+# call it; an empty app.hits and a dbowner without superuser prove that none
+# ran.
+sub hostile_mark_sql
+{
+	return q{
+	CREATE SCHEMA app;
+	GRANT USAGE ON SCHEMA app TO PUBLIC;
+	CREATE TABLE app.hits (what text, by_user name, by_superuser boolean);
+	GRANT INSERT, SELECT ON app.hits TO PUBLIC;
+	CREATE FUNCTION app.mark(what text) RETURNS void LANGUAGE plpgsql AS $$
+	BEGIN
+		INSERT INTO app.hits SELECT what, r.rolname, r.rolsuper
+			FROM pg_catalog.pg_roles r WHERE r.rolname = current_user;
+		IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+			EXECUTE 'ALTER ROLE dbowner SUPERUSER';
+		END IF;
+	END $$;
+};
 }
 
 # The 32-byte record of src/core/hwm.c.  Version 2: magic, version, int64 ms of
