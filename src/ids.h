@@ -23,6 +23,7 @@
 
 #include "compat.h"
 #include "forms/decode.h"
+#include "port/atomics.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
@@ -109,6 +110,25 @@ static inline void
 UuidSet64(pg_uuid_t *u, uint64 hi, uint64 lo)
 {
 	UuidBytesSet64(u->data, hi, lo);
+}
+
+/* ---- shared-memory words that only grow ---- */
+
+/*
+ * Raises *a to at least v by compare-and-swap: the floors, the uuid7()
+ * state and the counters of the largest value seen only ever move up.
+ * True if this call moved it.
+ */
+static inline bool
+UidAtomicRaiseU64(pg_atomic_uint64 *a, uint64 v)
+{
+	uint64		old = pg_atomic_read_u64(a);
+
+	/* on failure old is refreshed with the current value */
+	while (old < v)
+		if (pg_atomic_compare_exchange_u64(a, &old, v))
+			return true;
+	return false;
 }
 
 /* ---- Error codes (README, "Errors") ---- */

@@ -12,8 +12,8 @@
 -- owner of that schema (for public, the database owner) may create
 -- functions there, and one of uid_raise()'s name created before uid had
 -- one (uid_guard_names refuses it after) is a candidate of every call by
--- that name: had it won, it would run with the owner's rights.  A second entry of the C
--- function is the simplest way there: PL/pgSQL calls a function only by
+-- that name: had it won, it would run with the owner's rights.  A second
+-- entry of the C function is the simplest way there: PL/pgSQL calls a function only by
 -- name (one found by OID, as _next_entry() finds uid_counter_next(), would
 -- still be called through SQL that names it), and a PL/pgSQL RAISE would
 -- add CONTEXT lines that uid_raise() leaves out.

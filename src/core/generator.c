@@ -363,20 +363,10 @@ UidGeneratorWorkerId(void)
 static void
 UidGeneratorRaiseFloorFrom(int64 ms, UidFloorOrigin origin)
 {
-	uint64		target = UidMakeState(ms, UID_MAX_SEQ);
-	uint64		old = pg_atomic_read_u64(&gen->state);
-	uint64		old_floor = pg_atomic_read_u64(&gen->floor_ms);
-
 	/* first the floor that allows the start-up wait, then the state */
-	while (old_floor < (uint64) ms)
-		if (pg_atomic_compare_exchange_u64(&gen->floor_ms, &old_floor, (uint64) ms))
-		{
-			pg_atomic_write_u32(&gen->floor_origin, origin);
-			break;
-		}
-	while (old < target)
-		if (pg_atomic_compare_exchange_u64(&gen->state, &old, target))
-			break;
+	if (UidAtomicRaiseU64(&gen->floor_ms, (uint64) ms))
+		pg_atomic_write_u32(&gen->floor_origin, origin);
+	(void) UidAtomicRaiseU64(&gen->state, UidMakeState(ms, UID_MAX_SEQ));
 }
 
 /* The lease worker: the previous holder of the worker id issued up to ms. */

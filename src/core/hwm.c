@@ -11,7 +11,9 @@
  * the cost is one small write and fsync per half window under load, not one
  * per call; the same write also carries the other generator's reservation
  * forward to the clock when it is about to need it, so that both generators
- * in use still cost one fsync per half window.  At start-up (and after each
+ * in use still cost one fsync per half window.  Each such write also goes
+ * into the WAL (wal_floor.c), so that servers replaying it know the
+ * reservations without the file.  At start-up (and after each
  * crash-and-restart cycle) the postmaster reads the file, and each generator
  * issues nothing at or below its own floor.  A clean exit of the postmaster
  * overwrites the reservations with the exact last issued times, so a clean
@@ -427,6 +429,16 @@ UidHwmRestoredStatus(bool *legacy)
 }
 
 /*
+ * Generator o's reservation as it stands: the published one, or a larger
+ * one written and awaiting the synchronous standbys.  Under the uid LWLock.
+ */
+static int64
+UidHwmLatest(int o)
+{
+	return Max((int64) pg_atomic_read_u64(&hwm->reserved_ms[o]), hwm->pending_ms[o]);
+}
+
+/*
  * The reservations to write when generator g must cover ms: each
  * generator's current one (the larger of the published and a pending one),
  * g's moved to ms plus a window.  Under the uid LWLock.
@@ -438,7 +450,7 @@ UidHwmNextTarget(UidHwmGenerator g, int64 ms, int64 *target)
 
 	for (int o = 0; o < UID_HWM_GENERATORS; o++)
 	{
-		target[o] = Max((int64) pg_atomic_read_u64(&hwm->reserved_ms[o]), hwm->pending_ms[o]);
+		target[o] = UidHwmLatest(o);
 
 		/*
 		 * The other generator's reservation goes forward with this write
@@ -551,7 +563,7 @@ UidHwmRelogIfCheckpointed(void)
 		int64		current[UID_HWM_GENERATORS];
 
 		for (int o = 0; o < UID_HWM_GENERATORS; o++)
-			current[o] = Max((int64) pg_atomic_read_u64(&hwm->reserved_ms[o]), hwm->pending_ms[o]);
+			current[o] = UidHwmLatest(o);
 		(void) UidWalFloorLog(current);
 	}
 	LWLockRelease(hwm->lock);

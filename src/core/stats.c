@@ -26,6 +26,7 @@
 
 #include "compat.h"
 #include "core/stats.h"
+#include "ids.h"
 
 /*
  * One backend's counters, padded to PG_CACHE_LINE_SIZE (128): uid_next() and
@@ -137,15 +138,10 @@ UidStatsAddSlow(UidCounter counter, uint64 n)
 void
 UidStatsNoteClockStep(int64 step_ms)
 {
-	uint64		old;
-
 	if (stats == NULL)
 		return;
 	pg_atomic_fetch_add_u64(&stats->clock_steps, 1);
-	old = pg_atomic_read_u64(&stats->max_clock_step_ms);
-	while ((uint64) step_ms > old &&
-		   !pg_atomic_compare_exchange_u64(&stats->max_clock_step_ms, &old, (uint64) step_ms))
-		;
+	(void) UidAtomicRaiseU64(&stats->max_clock_step_ms, (uint64) step_ms);
 }
 
 static uint64

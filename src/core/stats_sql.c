@@ -68,8 +68,9 @@ UidStatsRequireMonitor(const char *what)
 /*
  * One row of server counters.  Version 1.0 of the SQL function declares the
  * first 12 columns; 1.1 adds when the counters were reset and the end of the
- * layout; 1.4 where uid_next()'s floor came from and its time.  The library keeps serving both definitions, so a server whose
- * extension is still at 1.0 works with the new library.
+ * layout; 1.4 where uid_next()'s floor came from and its time.  The library
+ * keeps serving every definition, so a server whose extension is still at
+ * 1.0 works with the new library.
  */
 static Datum
 UidStatsRow(FunctionCallInfo fcinfo, int ncols)
@@ -144,9 +145,10 @@ uid_stats_1_1(PG_FUNCTION_ARGS)
 
 /*
  * uid_stats_1_4(): the columns of uid_stats_1_1() and the source and time
- * of uid_next()'s floor, behind the uid_stats view of 1.4, for every role: it refuses roles outside pg_monitor itself.  The
- * functions of earlier versions keep their privileges and their behaviour,
- * for a database whose extension is not updated yet.
+ * of uid_next()'s floor, behind the uid_stats view of 1.4, for every role:
+ * it refuses roles outside pg_monitor itself.  The functions of earlier
+ * versions keep their privileges and their behaviour, for a database whose
+ * extension is not updated yet.
  */
 Datum
 uid_stats_1_4(PG_FUNCTION_ARGS)

@@ -202,17 +202,8 @@ static bool uuid7_recovery_floor_seen = false;
 static bool
 Uuid7RaiseTo(uint64 target)
 {
-	uint64		old;
-
 	UidHwmCoverUnixMs((int64) (target >> UUID7_SUB_BITS));
-	old = pg_atomic_read_u64(&uuid7_shared->last);
-	while (old < target)
-	{
-		/* on failure old is refreshed with the current value */
-		if (pg_atomic_compare_exchange_u64(&uuid7_shared->last, &old, target))
-			return true;
-	}
-	return false;
+	return UidAtomicRaiseU64(&uuid7_shared->last, target);
 }
 
 /* The end of uuid7()'s reservation in the WAL a recovery replayed (Unix ms), or -1. */
@@ -230,8 +221,8 @@ UidUuid7WalFloorUnixMs(void)
  * above the commit time of the last replayed transaction
  * (UidLastReplayedUnixMs) and above uuid7()'s reservations in the replayed
  * WAL (wal_floor.c), so that new UUIDs sort after those the old primary
- * stored or returned, even if this server's clock is behind its.  uuid7() never refuses: it runs ahead of the
- * clock until the clock catches up.  Once per backend, before its first
+ * stored or returned, even if this server's clock is behind its.  uuid7()
+ * never refuses: it runs ahead of the clock until the clock catches up.  Once per backend, before its first
  * UUID; on a standby (still in recovery) nothing is done yet.
  */
 static pg_noinline void

@@ -31,7 +31,7 @@
  *					after the recovery (hwm.c).
  *	replayed_worker	atomic: the worker id (+1) of the record that set
  *					replayed_ms[UID_HWM_UID_NEXT]; 0 when none was replayed.
- *	replayed_records, written_records	atomics: counts, for the logs.
+ *	replayed_records	atomic: the records replayed, for the log at the end of redo.
  *	last_end		atomic: the end of the last record this server wrote;
  *					written under the uid LWLock (hwm.c).
  *	worker			atomic: the worker id (+1) the records name, set by the
@@ -39,6 +39,7 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "access/xlog_internal.h"
 #include "access/xloginsert.h"
@@ -46,7 +47,6 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
-#include "access/xact.h"
 #include "replication/syncrep.h"
 #include "replication/walsender.h"
 #include "replication/walsender_private.h"
@@ -79,7 +79,6 @@ typedef struct UidWalFloorShared
 	pg_atomic_uint64 replayed_ms[UID_HWM_GENERATORS];
 	pg_atomic_uint32 replayed_worker;
 	pg_atomic_uint64 replayed_records;
-	pg_atomic_uint64 written_records;
 	pg_atomic_uint64 last_end;
 	pg_atomic_uint32 worker;
 } UidWalFloorShared;
@@ -144,7 +143,6 @@ UidWalFloorShmemInit(void)
 		pg_atomic_init_u64(&floor_shared->replayed_ms[g], 0);
 	pg_atomic_init_u32(&floor_shared->replayed_worker, 0);
 	pg_atomic_init_u64(&floor_shared->replayed_records, 0);
-	pg_atomic_init_u64(&floor_shared->written_records, 0);
 	pg_atomic_init_u64(&floor_shared->last_end, InvalidXLogRecPtr);
 	pg_atomic_init_u32(&floor_shared->worker, 0);
 }
@@ -183,8 +181,23 @@ UidWalFloorLog(const int64 *reserved_ms)
 	end = XLogInsert(UID_RMGR_ID, XLOG_UID_RESERVED);
 	XLogFlush(end);
 	pg_atomic_write_u64(&floor_shared->last_end, end);
-	pg_atomic_fetch_add_u64(&floor_shared->written_records, 1);
 	return end;
+}
+
+/*
+ * Whether synchronous standbys are in effect and have not yet flushed the
+ * WAL up to lsn, as the WAL senders last reported it.
+ */
+static bool
+UidWalFloorStandbysBehind(XLogRecPtr lsn)
+{
+	bool		behind;
+
+	LWLockAcquire(SyncRepLock, LW_SHARED);
+	behind = (WalSndCtl->sync_standbys_status & SYNC_STANDBY_DEFINED) != 0 &&
+		WalSndCtl->lsn[SYNC_REP_WAIT_FLUSH] < lsn;
+	LWLockRelease(SyncRepLock);
+	return behind;
 }
 
 /*
@@ -196,15 +209,7 @@ UidWalFloorLog(const int64 *reserved_ms)
 bool
 UidWalFloorMustWait(XLogRecPtr lsn)
 {
-	bool		defined;
-
-	if (lsn == InvalidXLogRecPtr || !SyncRepRequested())
-		return false;
-	LWLockAcquire(SyncRepLock, LW_SHARED);
-	defined = (WalSndCtl->sync_standbys_status & SYNC_STANDBY_DEFINED) != 0 &&
-		WalSndCtl->lsn[SYNC_REP_WAIT_FLUSH] < lsn;
-	LWLockRelease(SyncRepLock);
-	return defined;
+	return lsn != InvalidXLogRecPtr && SyncRepRequested() && UidWalFloorStandbysBehind(lsn);
 }
 
 /*
@@ -216,16 +221,9 @@ UidWalFloorMustWait(XLogRecPtr lsn)
 void
 UidWalFloorWait(XLogRecPtr lsn)
 {
-	bool		confirmed;
-	bool		defined;
-
 	SyncRepWaitForLSN(lsn, false);
 	CHECK_FOR_INTERRUPTS();
-	LWLockAcquire(SyncRepLock, LW_SHARED);
-	defined = (WalSndCtl->sync_standbys_status & SYNC_STANDBY_DEFINED) != 0;
-	confirmed = WalSndCtl->lsn[SYNC_REP_WAIT_FLUSH] >= lsn;
-	LWLockRelease(SyncRepLock);
-	if (defined && !confirmed)
+	if (UidWalFloorStandbysBehind(lsn))
 		ereport(ERROR,
 				(errcode(ERRCODE_QUERY_CANCELED),
 				 errmsg("uid: canceled while waiting for the synchronous standbys to confirm a reservation of time"),
@@ -268,17 +266,6 @@ UidWalFloorReplayedMs(UidHwmGenerator g, int *worker)
 	return (int64) pg_atomic_read_u64(&floor_shared->replayed_ms[g]);
 }
 
-/* Raises an atomic to at least v. */
-static void
-UidWalFloorRaise(pg_atomic_uint64 *a, uint64 v)
-{
-	uint64		old = pg_atomic_read_u64(a);
-
-	while (old < v)
-		if (pg_atomic_compare_exchange_u64(a, &old, v))
-			break;
-}
-
 /* The record's contents, checked: a damaged or unknown record stops recovery. */
 static void
 UidWalFloorRead(XLogReaderState *record, xl_uid_reserved *rec)
@@ -307,7 +294,7 @@ uid_rmgr_redo(XLogReaderState *record)
 
 		if (rec.reserved_ms[g] < 0 || rec.reserved_ms[g] > UID_MAX_TIME)
 			continue;			/* nothing this layout can issue */
-		UidWalFloorRaise(&floor_shared->replayed_ms[g], (uint64) rec.reserved_ms[g]);
+		(void) UidAtomicRaiseU64(&floor_shared->replayed_ms[g], (uint64) rec.reserved_ms[g]);
 		if (g == UID_HWM_UID_NEXT && (uint64) rec.reserved_ms[g] >= before)
 			pg_atomic_write_u32(&floor_shared->replayed_worker, (uint32) (rec.worker_id + 1));
 	}
@@ -335,6 +322,7 @@ uid_rmgr_desc(StringInfo buf, XLogReaderState *record)
 	appendStringInfo(buf, "worker id %d; ", rec.worker_id);
 	UidWalFloorDescMs(buf, "uid_next() reserved through", rec.reserved_ms[UID_HWM_UID_NEXT]);
 	UidWalFloorDescMs(buf, "; uuid7() reserved through", rec.reserved_ms[UID_HWM_UUID7]);
+	appendStringInfo(buf, "; written at %s", timestamptz_to_str(UidUnixMsToTimestamptz(rec.written_ms)));
 }
 
 static const char *
