@@ -256,17 +256,34 @@ WHERE attrelid = 'next_orders'::regclass AND attname = 'id';
 
 
 --
--- The edges: never negative (text, binary, with the message naming uid);
--- an integer with an exponent reads the same from json and jsonb
+-- The edges: bigint's whole range, negative values included, as text (uid_in)
+-- and in binary (uid_recv, through COPY): what the casts store reads back
+-- (dumps, COPY and logical replication of such values: TAP 141); syntax and
+-- overflow errors name the type uid; an integer with an exponent reads the
+-- same from json and jsonb
 --
-SELECT pg_temp.err($$SELECT '-1'::uid$$) AS negative,
-       pg_temp.err($$SELECT '1e3'::uid$$) AS exponent, '1e3'::uid AS thousand, '1.5e1'::uid AS fifteen,
+SELECT '-1'::uid AS minus_one, '-9223372036854775808'::uid AS min, ' +9223372036854775807 '::uid AS max,
+       '-0'::uid AS minus_zero, '-1e3'::uid AS minus_thousand, '-9223372036854775808e0'::uid AS min_exponent,
+       pg_typeof('-1'::uid) AS type;
+SELECT pg_temp.err($$SELECT '1e3'::uid$$) AS exponent, '1e3'::uid AS thousand, '1.5e1'::uid AS fifteen,
        pg_temp.err($$SELECT '1.50e1'::uid$$) AS scale, pg_temp.err($$SELECT '10e-1'::uid$$) AS fraction,
-       pg_temp.err($$SELECT '1e30'::uid$$) AS too_big;
-SELECT '-1'::uid;
+       pg_temp.err($$SELECT '1e30'::uid$$) AS too_big,
+       pg_temp.err($$SELECT '-9223372036854775809'::uid$$) AS too_small,
+       pg_temp.err($$SELECT '-9223372036854775809e0'::uid$$) AS too_small_exponent,
+       pg_temp.err($$SELECT '-'::uid$$) AS sign_alone;
+SELECT '9223372036854775808'::uid;
 \set VERBOSITY sqlstate
-SELECT '-1'::uid;
+SELECT '9223372036854775808'::uid;
 \set VERBOSITY default
+SELECT uid_send('-1') = int8send(-1) AS same_binary_negative;
+CREATE TABLE edges (k int, id uid);
+INSERT INTO edges SELECT k, v FROM unnest('{-9223372036854775808,-1,0,1,9223372036854775807}'::bigint[]) WITH ORDINALITY AS u(v, k);
+SELECT current_setting('data_directory') || '/uid_regress_edges.bin' AS edges_file \gset
+COPY edges TO :'edges_file' (FORMAT binary);
+CREATE TABLE edges_back (LIKE edges);
+COPY edges_back FROM :'edges_file' (FORMAT binary);
+SELECT string_agg(id::text, ',' ORDER BY k) AS binary_round_trip FROM edges_back;
+DROP TABLE edges, edges_back;
 SELECT * FROM json_populate_record(NULL::j, '{"id": 1E3, "n": 1}');
 SELECT * FROM jsonb_populate_record(NULL::j, '{"id": 1E3, "n": 1}');
 SELECT pg_temp.err($$SELECT * FROM json_populate_record(NULL::j, '{"id": 1.5E0}')$$) AS json_fraction,

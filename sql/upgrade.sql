@@ -14,8 +14,8 @@ CREATE DATABASE uid_upgrade_template;
 -- strictness, parallel safety, security, settings, planner support, body
 -- (comments and white space aside), privileges and comment; tables and views
 -- with their columns, constraints, indexes, definition, privileges and
--- comment; schemas with their privileges and comment.  Privileges granted to
--- the test's own roles are left out.
+-- comment; schemas with their privileges and comment; types with their
+-- comment.  Privileges granted to the test's own roles are left out.
 CREATE FUNCTION acl(aclitem[]) RETURNS text LANGUAGE sql AS $$
     SELECT coalesce(string_agg(a::text, ',' ORDER BY a::text), '')
     FROM unnest($1) AS a WHERE a::text NOT LIKE '%regress_upgrade_%'
@@ -54,6 +54,10 @@ CREATE FUNCTION definition(classid oid, objid oid) RETURNS text LANGUAGE sql AS 
     SELECT concat_ws(' | ', acl(n.nspacl), obj_description(n.oid, 'pg_namespace'))
     FROM pg_namespace n
     WHERE classid = 'pg_namespace'::regclass AND n.oid = objid
+    UNION ALL
+    SELECT concat_ws(' | ', obj_description(t.oid, 'pg_type'))
+    FROM pg_type t
+    WHERE classid = 'pg_type'::regclass AND t.oid = objid
 $$;
 CREATE FUNCTION members() RETURNS SETOF text LANGUAGE sql AS $$
     SELECT regexp_replace(pg_describe_object(d.classid, d.objid, d.objsubid)

@@ -7,7 +7,9 @@
 -- type through its output function, as a JSON string: that is the whole
 -- difference from bigint.  The I/O functions hand their calls to bigint's
 -- (src/forms/id_type.c says why they are entry points of the library and not
--- LANGUAGE internal), except that input refuses negative values.  The
+-- LANGUAGE internal), and read bigint's whole range, negative values included:
+-- the casts below store them unchecked, and what a column holds must come back
+-- from a dump, COPY and logical replication.  The
 -- comparison operators are the type's own (id_type_ops.sql), so that no
 -- operator another role plants is a better match; arithmetic, aggregates
 -- and every other function of bigint are reached through the cast below.
@@ -47,9 +49,6 @@ CREATE TYPE uid (
     PREFERRED = true
 );
 
-COMMENT ON TYPE uid IS
-'A non-negative 64-bit id stored, indexed and compared exactly like bigint (its comparison operators are its own, in pg_catalog; its operator classes are bigint''s), which the JSON functions emit as a string of its digits.';
-
 -- The casts.  To bigint: implicit and free, so every bigint operator,
 -- operator class and function applies to the type (an index on a uid
 -- column is a bigint index: int8_ops, the default through this cast).
@@ -57,7 +56,10 @@ COMMENT ON TYPE uid IS
 -- parameter); an expression that computes on ids stays bigint until it is
 -- stored.  From integer and smallint: implicit, as to bigint, so that
 -- literals and COALESCE(id, 0) keep the type.  No cast from numeric: it
--- would round 1.5 to an id.
+-- would round 1.5 to an id.  None checks the sign: a check would make the
+-- cast from bigint a function, and ALTER COLUMN TYPE uid from bigint would
+-- rewrite the table; a column that must refuse negative values says so
+-- (CHECK (id >= 0)).  The type's comment: id_type_comment.sql.
 
 CREATE CAST (uid AS bigint) WITHOUT FUNCTION AS IMPLICIT;
 CREATE CAST (bigint AS uid) WITHOUT FUNCTION AS ASSIGNMENT;

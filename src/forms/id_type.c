@@ -1,7 +1,7 @@
 /*
  * id_type.c
- *		The uid type's functions: its I/O (bigint's, refusing negative
- *		values), its comparison operators, hash and sort support, and the
+ *		The uid type's functions: its I/O (bigint's, over bigint's whole
+ *		range), its comparison operators, hash and sort support, and the
  *		planner support that hands its comparisons back to bigint's.
  *
  * The type is bigint under another name (sql/parts/id_type.sql).  Every
@@ -59,7 +59,8 @@ PG_FUNCTION_INFO_V1(uid_send);
  * hands over the text as written, "1e3".  uid_in reads "1e3" itself so that
  * both give 1000, and refuses what numeric prints with a fraction ("1.5e0",
  * "10e-1" is 1.0): the rule is numeric's display scale, max(0, fraction
- * digits - exponent), which must be 0.
+ * digits - exponent), which must be 0.  The digits accumulate with their
+ * sign, so that the range is bigint's (-9223372036854775808e0 included).
  */
 static UidParse
 ParseWithExponent(const char *s, int64 *result)
@@ -117,7 +118,7 @@ ParseWithExponent(const char *s, int64 *result)
 		if (!isdigit((unsigned char) *d))
 			break;
 		if (pg_mul_s64_overflow(value, 10, &value) ||
-			pg_add_s64_overflow(value, *d - '0', &value))
+			pg_add_s64_overflow(value, negative ? '0' - *d : *d - '0', &value))
 			return UID_PARSE_RANGE;
 	}
 	for (int z = 0; z < exponent - nfraction; z++)
@@ -127,15 +128,18 @@ ParseWithExponent(const char *s, int64 *result)
 		if (pg_mul_s64_overflow(value, 10, &value))
 			return UID_PARSE_RANGE;
 	}
-	*result = negative ? -value : value;
+	*result = value;
 	return UID_PARSE_OK;
 }
 
 
 /*
  * uid_in(cstring): bigint's text form, or an integer written with an
- * exponent (above); never a negative value, which no uid function issues and
- * which would be an id nobody can have.  Errors name the type uid.
+ * exponent (above), over bigint's whole range.  No uid function issues a
+ * negative value, but the casts from bigint (binary, so that ALTER COLUMN
+ * TYPE uid from bigint rewrites nothing), integer and smallint store them
+ * unchecked, and whatever a column holds must read back in: from a dump,
+ * COPY and logical replication's apply.  Errors name the type uid.
  */
 Datum
 uid_in(PG_FUNCTION_ARGS)
@@ -151,10 +155,6 @@ uid_in(PG_FUNCTION_ARGS)
 	if (parsed == UID_PARSE_RANGE)
 		UidInputError(fcinfo->context, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 						 errmsg("value \"%s\" is out of range for type %s", s, "uid")));
-	if (value < 0)
-		UidInputError(fcinfo->context, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-						 errmsg("value \"%s\" is out of range for type %s", s, "uid"),
-						 errhint("uid values are never negative.")));
 	PG_RETURN_INT64(value);
 }
 
@@ -164,18 +164,11 @@ uid_out(PG_FUNCTION_ARGS)
 	return int8out(fcinfo);
 }
 
-/* uid_recv(internal): bigint's binary form, never negative (as uid_in). */
+/* uid_recv(internal): bigint's binary form, every value (as uid_in). */
 Datum
 uid_recv(PG_FUNCTION_ARGS)
 {
-	int64		value = DatumGetInt64(int8recv(fcinfo));
-
-	if (value < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("value %lld is out of range for type %s", (long long) value, "uid"),
-				 errhint("uid values are never negative.")));
-	PG_RETURN_INT64(value);
+	return int8recv(fcinfo);
 }
 
 Datum

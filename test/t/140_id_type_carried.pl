@@ -214,10 +214,10 @@ $node->safe_psql('src', qq{
 	CREATE TABLE negative (id bigint, item text);
 	INSERT INTO negative VALUES (-1, 'negative');
 	COPY negative TO '$dir/negative.bin' (FORMAT binary);
+	COPY back_to_uid FROM '$dir/negative.bin' (FORMAT binary);
 });
-($state, $err) = sqlstate_of($node, "COPY back_to_uid FROM '$dir/negative.bin' (FORMAT binary)", 'src');
-is($state, '22003', 'a negative bigint in a binary file is refused by a uid column (22003)');
-like($err, qr/out of range for type uid.*\n.*HINT:  uid values are never negative/s, '... with the hint');
+is($node->safe_psql('src', q{SELECT item FROM back_to_uid WHERE id = -1}), 'negative',
+	'a negative bigint in a binary file loads into a uid column (bigint\'s range; every value: 141_id_type_round_trip.pl)');
 is($node->safe_psql('src', q{SELECT json_agg(c)::text FROM (SELECT * FROM copy_binary ORDER BY id LIMIT 1) c}),
 	'[{"id":"' . $node->safe_psql('src', 'SELECT min(id) FROM orders') . '","item":"item 1"}]',
 	'the binary copy prints its ids as JSON strings');
