@@ -14,7 +14,8 @@
 #   getString; an id bound by setString, without and with
 #   stringtype=unspecified.
 #   PHP PDO (pdo_pgsql), DBD::Pg, psycopg2: the column, json_agg through the
-#   language's JSON decoder, lookups by id.
+#   language's JSON decoder, lookups by id; psycopg2: = ANY of a list of the
+#   ids it returned, which needs = ANY(%s::uid[]) (docs/clients.md).
 # UID_ID_TYPE_CLIENTS_BASELINE=1 makes orders.id a bigint: the checks that
 # the type passes then fail (JSON gives numbers, JSON.parse rounds them).
 use strict;
@@ -275,6 +276,11 @@ is_deeply($py{'column registered'}, [ 'int', $all, $all ],
 is_deeply($py{json}, [ 'str', $all, $all ], 'psycopg2: json_agg (decoded by psycopg2): str, exactly id::text');
 is_deeply($py{'lookup str'}, [ 50, 50 ], 'psycopg2: WHERE id = %s with the id as a str finds the row');
 is_deeply($py{'lookup int'}, [ 50, 50 ], 'psycopg2: WHERE id = %s with the id as an int finds the row');
+is_deeply($py{'any plain'}, [ '42883', 50 ],
+	'psycopg2: WHERE id = ANY(%s) with a list of the ids it returned (str) fails: a text[] (42883, uid = text)');
+is_deeply($py{'any cast'}, [ 50, 50 ],
+	'psycopg2: WHERE id = ANY(%s::uid[]) (docs/clients.md) with that list finds every row');
+is_deeply($py{'any cast-empty'}, [ 0, 0 ], 'psycopg2: ... and an empty list finds none');
 
 $node->stop;
 done_testing();

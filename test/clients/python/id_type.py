@@ -7,6 +7,13 @@
 #                                Python types seen
 #   json TYPES EXACT N           json_agg, which psycopg2 decodes itself
 #   lookup PARAM FOUND N         a lookup by id passed as a str and as an int
+#   any FORM FOUND N             WHERE id = ANY(%s) with the list of ids as
+#                                psycopg2 returned them (str): as is
+#                                ("plain": psycopg2 sends ARRAY['1', ...], a
+#                                text[], so FOUND is the SQLSTATE of the
+#                                error) and with the cast of docs/clients.md
+#                                ("cast": = ANY(%s::uid[])); "cast-empty":
+#                                the cast form with an empty list
 #
 #   python3 id_type.py DSN
 import sys
@@ -18,6 +25,22 @@ conn = psycopg2.connect(sys.argv[1])
 cur = conn.cursor()
 cur.execute('SELECT item, id::text FROM orders')
 truth = dict(cur.fetchall())
+
+# = ANY(%s) with a list of the ids psycopg2 returned (str), before the
+# registration below turns them into int
+cur.execute('SELECT item, id FROM orders ORDER BY id LIMIT 50')
+ids = [i for _, i in cur.fetchall()]
+try:
+    cur.execute('SELECT count(*) FROM orders WHERE id = ANY(%s)', (ids,))
+    print('any', 'plain', cur.fetchone()[0], len(ids), sep='\t')
+except psycopg2.Error as e:
+    conn.rollback()
+    print('any', 'plain', e.pgcode, len(ids), sep='\t')
+# the form docs/clients.md gives
+cur.execute('SELECT count(*) FROM orders WHERE id = ANY(%s::uid[])', (ids,))
+print('any', 'cast', cur.fetchone()[0], len(ids), sep='\t')
+cur.execute('SELECT count(*) FROM orders WHERE id = ANY(%s::uid[])', ([],))
+print('any', 'cast-empty', cur.fetchone()[0], 0, sep='\t')
 
 
 def column(stage):
