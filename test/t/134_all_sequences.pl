@@ -125,7 +125,7 @@ like( $green->safe_psql('postgres', q{
 	SELECT string_agg(kind || ' ' || object || coalesce('.' || column_name, '') || ': '
 	                  || regexp_replace(action, ';.*', ''), E'\n' ORDER BY kind, object, column_name)
 	FROM uid_catch_up(allow_ahead => '5 seconds')}),
-	qr/^uid_next public\.orders\.id: read under a SHARE lock\nuid_next uid_next\(\): advanced past it$/m,
+	qr/^uid_next public\.orders\.id: read under a SHARE lock \(adopted sequence orders_id_seq\)\nuid_next uid_next\(\): advanced past it$/m,
 	'green: uid_catch_up() read the adopted sequence\'s column and moved uid_next() past it');
 my ($state) = sqlstate_of($green, q{SELECT nextval('orders_id_seq')});
 is($state, 'UID01', 'green, after the step: nextval() refuses while green\'s clock is behind blue\'s ids');
