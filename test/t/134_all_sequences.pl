@@ -80,7 +80,7 @@ is( $blue->safe_psql('postgres', q{
 	SELECT count(*), max(uid_time(id)) FILTER (WHERE id > 3),
 	       (SELECT last_value || ',' || is_called FROM orders_id_seq)
 	FROM orders}),
-	'1003|2026-06-01 12:00:02+00|3,t',
+	'1003|2026-06-01 12:00:02+00|3,true',
 	'blue: 1000 uid ids at 12:00:02 from the adopted sequence, whose stored value stays 3');
 
 # Green: blue's schema, the subscription to the table and every sequence.
@@ -110,7 +110,7 @@ $green->safe_psql('postgres', 'ALTER SUBSCRIPTION app_sub REFRESH SEQUENCES');
 ok($green->poll_query_until('postgres', $synced), 'green: REFRESH SEQUENCES finished');
 is( $green->safe_psql('postgres', q{
 	SELECT (SELECT last_value || ',' || is_called FROM orders_id_seq), max(id) FROM orders}),
-	"3,t|$blue_max",
+	"3,true|$blue_max",
 	'green: REFRESH SEQUENCES copied the adopted sequence\'s stored value (3), below blue\'s ids');
 
 # Without the step, nextval() on green is uid_next() at green's clock, 2 s
@@ -125,7 +125,7 @@ like( $green->safe_psql('postgres', q{
 	SELECT string_agg(kind || ' ' || object || coalesce('.' || column_name, '') || ': '
 	                  || regexp_replace(action, ';.*', ''), E'\n' ORDER BY kind, object, column_name)
 	FROM uid_catch_up(allow_ahead => '5 seconds')}),
-	qr/^uid_next public\.orders\.id: read under a SHARE lock \(adopted sequence orders_id_seq\)\nuid_next uid_next\(\): advanced past it$/m,
+	qr/^uid_next public\.orders\.id: read under a SHARE lock \(adopted sequence public\.orders_id_seq\)\nuid_next uid_next\(\): advanced past it$/m,
 	'green: uid_catch_up() read the adopted sequence\'s column and moved uid_next() past it');
 my ($state) = sqlstate_of($green, q{SELECT nextval('orders_id_seq')});
 is($state, 'UID01', 'green, after the step: nextval() refuses while green\'s clock is behind blue\'s ids');
