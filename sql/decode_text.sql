@@ -51,7 +51,8 @@ SELECT form, id FROM uid_decode('9234567890123');
 SELECT uid_to_text(1::bigint << 60), (uid_decode(uid_from_text('1000000000000'))).worker_id;
 -- 26 characters: uuid_to_text() (first digit 0-7), PostgreSQL 19's base32hex
 -- of a UUID (the last digit one of 0 4 8 C G K O S; with its padding, 32), or
--- both: then the reading that is a UUIDv7 wins
+-- both: then a reading of version 4 or 7 is taken when the other is no UUID
+-- of RFC 9562 (variant 0b10, version 1 to 8)
 SELECT f.input, d.form, d.uuid, d.version
 FROM (VALUES ('00000000000000000000000001'), ('00000000000000000000000000'),
              ('05VI5OJPM1UC7664RG60O1PPHS'), ('05vi5ojpm1uc7664rg60o1pphs'),
@@ -87,6 +88,8 @@ SELECT * FROM uid_decode('01FWHE4YDGFK1SHH6W1G60EEC');
 SELECT * FROM uid_decode('1000000000000');
 SELECT * FROM uid_decode('1234567890123');
 SELECT * FROM uid_decode('00000000000000000000000004');
+-- a v1 in base32hex whose other reading is a v4: both are UUIDs of RFC 9562
+SELECT * FROM uid_decode('0TB4ICFDPS8GJAJDAL3QT5J1IC');
 -- base32hex digits that are no UUID; padding that is not base32hex's
 SELECT * FROM uid_decode('05VI5OJPM1UC7664RG60O1PPHT');
 SELECT * FROM uid_decode('05VI5OJPM1UC7664RG60O1PPH=======');

@@ -340,11 +340,27 @@ ReadBase32Hex(const char *s, uint64 *hi, uint64 *lo, int *pos)
 	return true;
 }
 
-/* A UUIDv7 of RFC 9562: version 7, variant 0b10 */
+/* A UUID of RFC 9562: variant 0b10, a version from 1 to 8 */
 static bool
-IsUuidV7(uint64 hi, uint64 lo)
+IsRfc9562(uint64 hi, uint64 lo)
 {
-	return ((hi >> 12) & 0xF) == 7 && (lo >> 62) == 2;
+	uint64		version = (hi >> 12) & 0xF;
+
+	return (lo >> 62) == 2 && version >= 1 && version <= 8;
+}
+
+/*
+ * Whether the reading hi, lo of a 26-character string that reads as two
+ * UUIDs is taken over the other one, ohi, olo: it is of RFC 9562 and of
+ * version 4 or 7, the two that PostgreSQL makes, and the other is no UUID
+ * of RFC 9562.  So a UUID of RFC 9562 is never read as another one.
+ */
+static bool
+TakenOver(uint64 hi, uint64 lo, uint64 ohi, uint64 olo)
+{
+	uint64		version = (hi >> 12) & 0xF;
+
+	return IsRfc9562(hi, lo) && (version == 4 || version == 7) && !IsRfc9562(ohi, olo);
 }
 
 /*
@@ -370,7 +386,7 @@ ReadAny26(const char *s, UidAny *a)
 	hex_ok = ReadBase32Hex(s, &hhi, &hlo, &hpos);
 	a->is_uuid = true;
 	if (text_ok && hex_ok && (chi != hhi || clo != hlo) &&
-		IsUuidV7(chi, clo) == IsUuidV7(hhi, hlo))
+		!TakenOver(chi, clo, hhi, hlo) && !TakenOver(hhi, hlo, chi, clo))
 	{
 		a->form = UID_FORM_UUID_TEXT;
 		a->hi = chi;
@@ -380,7 +396,7 @@ ReadAny26(const char *s, UidAny *a)
 		a->other_lo = hlo;
 		return UID_ANY_TWO_FORMS;
 	}
-	if (text_ok && (!hex_ok || !IsUuidV7(hhi, hlo) || IsUuidV7(chi, clo)))
+	if (text_ok && (!hex_ok || !TakenOver(hhi, hlo, chi, clo)))
 	{
 		a->form = UID_FORM_UUID_TEXT;
 		a->hi = chi;
@@ -539,6 +555,7 @@ UidAnyExplain(const char *s, int len, UidAnyProblem problem, const UidAny *a,
 {
 	char		one[37];
 	char		two[37];
+	char		typeid[UUID_TEXT_DIGITS + 1];
 
 	msg[0] = '\0';
 	hint[0] = '\0';
@@ -549,8 +566,9 @@ UidAnyExplain(const char *s, int len, UidAnyProblem problem, const UidAny *a,
 				 "13-character text form of uid_to_text(), uid %lld",
 				 (long long) a->id, (long long) a->other_id);
 		snprintf(hint, hintlen, "Say which: uid_decode('%.*s'::bigint) or "
-				 "uid_decode(uid_from_text('%.*s')); a leading zero (0%.*s) is read as "
-				 "decimal.", len, s, len, s, len, s);
+				 "uid_decode(uid_from_text('%.*s')); or, also to uid-decode, 0%.*s "
+				 "(a leading zero) for the bigint, x_%.*s (a prefixed form) for the "
+				 "text form.", len, s, len, s, len, s, len, s);
 	}
 	else if (problem == UID_ANY_TWO_FORMS)
 	{
@@ -559,11 +577,17 @@ UidAnyExplain(const char *s, int len, UidAnyProblem problem, const UidAny *a,
 		FormatUuid(a->other_hi, a->other_lo, two);
 		snprintf(msg, msglen, "reads as two forms: as the 26-character text form of "
 				 "uuid_to_text(), UUID %s; as base32hex (PostgreSQL 19's "
-				 "encode(u::bytea, 'base32hex') without its padding), UUID %s; "
-				 "neither is a UUIDv7", one, two);
+				 "encode(u::bytea, 'base32hex') without its padding), UUID %s",
+				 one, two);
+		/* the text form's reading as a TypeID's digits */
+		UidTextEncodeUuid(a->hi, a->lo, typeid);
+		for (int i = 0; i < UUID_TEXT_DIGITS; i++)
+			if (typeid[i] >= 'A' && typeid[i] <= 'Z')
+				typeid[i] = (char) (typeid[i] - 'A' + 'a');
+		typeid[UUID_TEXT_DIGITS] = '\0';
 		snprintf(hint, hintlen, "Say which: uid_decode(uuid_from_text('%.*s')) for the "
-				 "text form, or the base32hex with its padding, uid_decode('%.*s======').",
-				 len, s, len, s);
+				 "text form; or, also to uid-decode, the text form as a TypeID, x_%s, or "
+				 "base32hex with its padding, %.*s======.", len, s, typeid, len, s);
 	}
 	else if (problem == UID_ANY_BASE32HEX)
 	{

@@ -257,9 +257,11 @@ extern int	UidPrefixedDigit(char c, bool strict);
  *	  the last digit, the first digit 0-7; a TypeID's digits, a ULID) or that
  *	  base32hex without its padding.  A string of both alphabets whose first
  *	  digit is 0-7 and last one of 0 4 8 C G K O S reads as both; if the two
- *	  readings are one UUID, it is uuid_text; else the reading that is a
- *	  UUIDv7 (version 7, variant 0b10) wins, which no v7's other reading
- *	  is; else it is refused as two forms.
+ *	  readings are one UUID, it is uuid_text; else a reading that is a
+ *	  UUID of RFC 9562 of version 4 or 7 is taken when the other is no UUID
+ *	  of RFC 9562 (variant 0b10, version 1 to 8); else it is refused as two
+ *	  forms.  So no UUID of RFC 9562 is ever read as another, and a v4 or
+ *	  v7 is read as itself unless its other reading is of RFC 9562 too.
  *	- 13 characters: uid_to_text().
  */
 

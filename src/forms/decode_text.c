@@ -65,7 +65,7 @@ Refuse(const char *s, int len, UidAnyProblem problem, const UidAny *a)
 		case UID_ANY_BASE32HEX:
 			{
 				char		msg[512];
-				char		hint[256];
+				char		hint[512];
 
 				UidAnyExplain(s, len, problem, a, msg, sizeof(msg), hint, sizeof(hint));
 				ereport(ERROR,

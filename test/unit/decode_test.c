@@ -345,7 +345,12 @@ TestReadAny(void)
 		  ReadAny("05VI5OJPM1QIT2D7GD6V59QDSG", &a) == UID_ANY_OK &&
 		  a.form == UID_FORM_BASE32HEX && a.hi == UINT64CONST(0x017f22e279b0752e) &&
 		  a.lo == UINT64CONST(0x89a7834df2a74de4),
-		  "26 characters of both alphabets: the reading that is a UUIDv7 wins");
+		  "26 characters of both readings: a v7 is taken over a reading that is no UUID of RFC 9562");
+	check(ReadAny("0TB4ICFDPS8GJAJDAL3QT5J1IC", &a) == UID_ANY_TWO_FORMS &&
+		  a.hi == UINT64CONST(0x1a5902c7b6d94424) && a.other_form == UID_FORM_BASE32HEX &&
+		  a.other_hi == UINT64CONST(0x07564931edcf1109) &&
+		  a.other_lo == UINT64CONST(0xaa6d5547ae966193),
+		  "a v1 in base32hex whose text form reading is a v4: refused, never taken for the v4");
 	check(ReadAny("-0", &a) == UID_ANY_OK && a.id == 0 &&
 		  ReadAny("-5", &a) == UID_ANY_NEGATIVE &&
 		  ReadAny("-99999999999999999999", &a) == UID_ANY_NEGATIVE &&

@@ -186,8 +186,14 @@ ok $? "base32hex of RFC 9562's v7 example; of both alphabets, the reading that i
 run 00000000000000000000000004
 ok $(( status != 1 )) "26 characters of both readings, neither a v7: exit 1"
 has 'reads as two forms: as the 26-character text form of uuid_to_text(), UUID 00000000-0000-0000-0000-000000000004; as base32hex' err &&
-	has "uid_decode('00000000000000000000000004======')" err
-ok $? "its message names both UUIDs, the hint the padded base32hex"
+	has "uid_decode(uuid_from_text('00000000000000000000000004'))" err &&
+	has "x_00000000000000000000000004, or base32hex with its padding, 00000000000000000000000004======." err
+ok $? "its message names both UUIDs, the hint how to pick one"
+run --json x_00000000000000000000000004 00000000000000000000000004====== x_1000000000000
+[ "$(json_field form | tr '\n' ' ')" = "typeid base32hex prefixed " ] &&
+	[ "$(json_field uuid | head -2 | tr '\n' ' ')" = "00000000-0000-0000-0000-000000000004 00000000-0000-0000-0000-000000000001 " ] &&
+	[ "$(json_field uid | tail -1)" = 1152921504606846976 ]
+ok $? "what the hints offer picks each reading"
 
 # --- nothing to read: an empty argument, or standard input without an ID
 for arg in '' '   ' "$(printf '\t\n')"; do

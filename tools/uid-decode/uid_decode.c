@@ -481,7 +481,7 @@ ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
 		case UID_ANY_BASE32HEX:
 			{
 				char		what[512];
-				char		hint[256];
+				char		hint[512];
 
 				UidAnyExplain(s, (int) len, problem, &d->in, what, sizeof(what),
 							  hint, sizeof(hint));
