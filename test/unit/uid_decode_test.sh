@@ -175,6 +175,10 @@ has '"1000000000000": reads as two forms: as a bigint, uid 1000000000000; as the
 	has "Hint: Say which: uid_decode('1000000000000'::bigint) or uid_decode(uid_from_text('1000000000000'))" err &&
 	[ ! -s "$tmp/out" ]
 ok $? "its message names both readings, the hint the calls that pick one"
+run --json 1000000000000
+[ "$(json_field error)" = "reads as two forms: as a bigint, uid 1000000000000; as the 13-character text form of uid_to_text(), uid 1152921504606846976" ] &&
+	json_field hint | grep -qF "uid_decode('1000000000000'::bigint)"
+ok $? "--json: the error and the hint, apart"
 run --json 01000000000000 9000000000000
 [ "$(json_field uid | tr '\n' ' ')" = "1000000000000 9000000000000 " ] && [ "$(json_field form | sort -u)" = bigint ]
 ok $? "a leading zero, or a first digit 8 or 9: a bigint"

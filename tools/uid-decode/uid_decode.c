@@ -37,6 +37,9 @@
 /* longest input echoed back in a message (the rest is cut, with "...") */
 #define ECHO_MAX		80
 
+/* room for a hint */
+#define HINT_MAX		512
+
 static bool json = false;
 
 /* the prepared key of --key-file */
@@ -344,9 +347,12 @@ PrintDecoded(const char *s, size_t len, const Decoded *d)
 		   d->uuid.variant == 6 ? " (Microsoft)" : " (reserved)");
 }
 
-/* The message for an input that is not an ID: text, or a JSON line. */
+/*
+ * The message for an input that is not an ID, and the hint that goes with
+ * it (empty if none): text, or a JSON line.
+ */
 static void
-PrintError(const char *s, size_t len, const char *msg)
+PrintError(const char *s, size_t len, const char *msg, const char *hint)
 {
 	if (json)
 	{
@@ -354,11 +360,18 @@ PrintError(const char *s, size_t len, const char *msg)
 		PrintJsonString(s, len);
 		printf(",\"error\":");
 		PrintJsonString(msg, strlen(msg));
+		if (hint[0] != '\0')
+		{
+			printf(",\"hint\":");
+			PrintJsonString(hint, strlen(hint));
+		}
 		printf("}\n");
 	}
 	fprintf(stderr, "uid-decode: \"");
 	PrintEchoed(stderr, s, len);
 	fprintf(stderr, "\": %s\n", msg);
+	if (hint[0] != '\0')
+		fprintf(stderr, "Hint: %s\n", hint);
 }
 
 /* ---- reading ---- */
@@ -456,11 +469,11 @@ PrefixedMessage(const char *s, size_t len, const UidAny *a, char *msg, size_t ms
 
 /*
  * Reads one input (without surrounding white space) into d, as decode.c's
- * UidReadAny() tells the forms apart; false with a message in msg if it is
- * not an ID.
+ * UidReadAny() tells the forms apart; false with a message in msg, and a
+ * hint in hint (of HINT_MAX bytes) or none, if it is not an ID.
  */
 static bool
-ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
+ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen, char *hint)
 {
 	UidAnyProblem problem = UidReadAny(s, (int) len, &d->in);
 
@@ -479,14 +492,7 @@ ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
 			return false;
 		case UID_ANY_TWO_FORMS:
 		case UID_ANY_BASE32HEX:
-			{
-				char		what[512];
-				char		hint[512];
-
-				UidAnyExplain(s, (int) len, problem, &d->in, what, sizeof(what),
-							  hint, sizeof(hint));
-				snprintf(msg, msglen, "%s\nHint: %s", what, hint);
-			}
+			UidAnyExplain(s, (int) len, problem, &d->in, msg, msglen, hint, HINT_MAX);
 			return false;
 		case UID_ANY_UUID:
 			snprintf(msg, msglen, "not a UUID: a UUID is 32 hexadecimal digits, "
@@ -572,7 +578,8 @@ static bool
 DecodeOne(const char *s, size_t len, bool argument, bool *empty)
 {
 	Decoded		d;
-	char		msg[1024];
+	char		msg[512];
+	char		hint[HINT_MAX] = "";
 
 	while (len > 0 && UidIsSpace(s[0]))
 	{
@@ -586,12 +593,12 @@ DecodeOne(const char *s, size_t len, bool argument, bool *empty)
 		return true;
 	if (len == 0)
 	{
-		PrintError(s, len, "not an ID: it is empty (or white space alone)");
+		PrintError(s, len, "not an ID: it is empty (or white space alone)", hint);
 		return false;
 	}
-	if (!ReadId(s, len, &d, msg, sizeof(msg)))
+	if (!ReadId(s, len, &d, msg, sizeof(msg), hint))
 	{
-		PrintError(s, len, msg);
+		PrintError(s, len, msg, hint);
 		return false;
 	}
 	PrintDecoded(s, len, &d);
