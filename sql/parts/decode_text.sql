@@ -22,4 +22,4 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
 SUPPORT @extschema@.uid_time_filter_support;
 
 COMMENT ON FUNCTION uid_decode(text) IS
-'Any form of an ID, told apart: decimal (form bigint), uid_to_text() (text), uid_to_text(id, prefix) (prefixed), a UUID as 8-4-4-4-12 (uuid) or 32 hex digits (hex), uuid_to_text() (uuid_text), a TypeID (typeid); one row of the form, prefix, id or uuid and their fields; 22P02 for anything else.';
+'Any form of an ID, told apart by length and alphabet: 1 to 19 decimal digits (form bigint), uid_to_text() (text), uid_to_text(id, prefix) (prefixed), a UUID as 8-4-4-4-12 (uuid) or 32 hex digits (hex), uuid_to_text() (uuid_text), a TypeID (typeid), PostgreSQL 19''s base32hex of a UUID (base32hex); one row of the form, prefix, id or uuid and their fields; 22P02 for anything else, and for an input that reads as two forms.';

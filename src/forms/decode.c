@@ -258,7 +258,7 @@ UidPrefixedParse(const char *s, int len, int ndigits, bool strict, UidPrefixed *
 /* ---- any form ---- */
 
 const char *const UidFormNames[] = {
-	"bigint", "text", "prefixed", "uuid", "hex", "uuid_text", "typeid"
+	"bigint", "text", "prefixed", "uuid", "hex", "uuid_text", "typeid", "base32hex"
 };
 
 /* 32 hexadecimal digits, with the hyphens at 8, 13, 18, 23 when len is 36 */
@@ -294,6 +294,134 @@ ReadUuidHex(const char *s, int len, uint64 *hi, uint64 *lo)
 	return true;
 }
 
+/* The value of a base32hex digit (0-9, A-V, either case), or -1 */
+static int
+Base32HexValue(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'V')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'v')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/*
+ * The UUID of 26 base32hex digits: 130 bits, the UUID's 128 first, so the
+ * last digit's two low bits are zero.  False, with *pos at the first digit
+ * that is none or at the last digit, if it is not one.
+ */
+static bool
+ReadBase32Hex(const char *s, uint64 *hi, uint64 *lo, int *pos)
+{
+	uint64		h = 0;
+	uint64		l = 0;
+
+	for (int i = 0; i < UUID_TEXT_DIGITS; i++)
+	{
+		int			d = Base32HexValue(s[i]);
+		int			shift = i == UUID_TEXT_DIGITS - 1 ? 3 : 5;
+
+		*pos = i;
+		if (d < 0)
+			return false;
+		if (i == UUID_TEXT_DIGITS - 1)
+		{
+			if ((d & 3) != 0)
+				return false;
+			d >>= 2;
+		}
+		h = (h << shift) | (l >> (64 - shift));
+		l = (l << shift) | (uint64) d;
+	}
+	*hi = h;
+	*lo = l;
+	return true;
+}
+
+/* A UUID of RFC 9562: variant 0b10, a version from 1 to 8 */
+static bool
+IsRfc9562(uint64 hi, uint64 lo)
+{
+	uint64		version = (hi >> 12) & 0xF;
+
+	return (lo >> 62) == 2 && version >= 1 && version <= 8;
+}
+
+/*
+ * Whether the reading hi, lo of a 26-character string that reads as two
+ * UUIDs is taken over the other one, ohi, olo: it is of RFC 9562 and of
+ * version 4 or 7, the two that PostgreSQL makes, and the other is no UUID
+ * of RFC 9562.  So a UUID of RFC 9562 is never read as another one.
+ */
+static bool
+TakenOver(uint64 hi, uint64 lo, uint64 ohi, uint64 olo)
+{
+	uint64		version = (hi >> 12) & 0xF;
+
+	return IsRfc9562(hi, lo) && (version == 4 || version == 7) && !IsRfc9562(ohi, olo);
+}
+
+/*
+ * 26 characters without an underscore or a hyphen: uuid_to_text(), or
+ * base32hex without its padding, or both (the rule in decode.h).
+ */
+static UidAnyProblem
+ReadAny26(const char *s, UidAny *a)
+{
+	uint64		chi = 0,
+				clo = 0,
+				hhi = 0,
+				hlo = 0;
+	int			hpos;
+	bool		text_ok;
+	bool		hex_ok;
+
+	a->ndigits = UUID_TEXT_DIGITS;
+	a->text_problem = UidTextFirstProblem(s, 0, UUID_TEXT_DIGITS, UUID_TEXT_DIGITS, &a->pos);
+	text_ok = a->text_problem == UID_TEXT_OK;
+	if (text_ok)
+		UidTextDecodeUuid(s, &chi, &clo);
+	hex_ok = ReadBase32Hex(s, &hhi, &hlo, &hpos);
+	a->is_uuid = true;
+	if (text_ok && hex_ok && (chi != hhi || clo != hlo) &&
+		!TakenOver(chi, clo, hhi, hlo) && !TakenOver(hhi, hlo, chi, clo))
+	{
+		a->form = UID_FORM_UUID_TEXT;
+		a->hi = chi;
+		a->lo = clo;
+		a->other_form = UID_FORM_BASE32HEX;
+		a->other_hi = hhi;
+		a->other_lo = hlo;
+		return UID_ANY_TWO_FORMS;
+	}
+	if (text_ok && (!hex_ok || !TakenOver(hhi, hlo, chi, clo)))
+	{
+		a->form = UID_FORM_UUID_TEXT;
+		a->hi = chi;
+		a->lo = clo;
+		return UID_ANY_OK;
+	}
+	if (hex_ok)
+	{
+		a->form = UID_FORM_BASE32HEX;
+		a->hi = hhi;
+		a->lo = hlo;
+		return UID_ANY_OK;
+	}
+	a->is_uuid = false;
+	/* base32hex digits up to a last letter or digit that ends no UUID */
+	if (hpos == UUID_TEXT_DIGITS - 1 &&
+		((s[hpos] >= '0' && s[hpos] <= '9') || (s[hpos] >= 'A' && s[hpos] <= 'Z') ||
+		 (s[hpos] >= 'a' && s[hpos] <= 'z')))
+	{
+		a->pos = hpos;
+		return UID_ANY_BASE32HEX;
+	}
+	return UID_ANY_TEXT;
+}
+
 UidAnyProblem
 UidReadAny(const char *s, int len, UidAny *a)
 {
@@ -307,11 +435,16 @@ UidReadAny(const char *s, int len, UidAny *a)
 		if (s[i] < '0' || s[i] > '9')
 			digits = false;
 
-	/* decimal digits: a bigint (26 of them: a UUID text form) */
-	if (digits && (negative || len != UUID_TEXT_DIGITS))
+	/*
+	 * decimal digits: a bigint, at most 19 of them; 32 are a UUID, 26 a UUID
+	 * text form, and 13 may be a uid's text form as well
+	 */
+	if (digits && (negative || (len != UUID_TEXT_DIGITS && len != 32)))
 	{
 		uint64		v = 0;
 
+		if (len - (negative ? 1 : 0) > 19)
+			return negative ? UID_ANY_NEGATIVE : UID_ANY_ABOVE_BIGINT;
 		for (int i = negative ? 1 : 0; i < len; i++)
 		{
 			if (v > (UINT64CONST(0x7fffffffffffffff) - (uint64) (s[i] - '0')) / 10)
@@ -322,6 +455,15 @@ UidReadAny(const char *s, int len, UidAny *a)
 			return UID_ANY_NEGATIVE;
 		a->form = UID_FORM_BIGINT;
 		a->id = (int64) v;
+		if (!negative && len == UID_TEXT_DIGITS && s[0] <= '7')
+		{
+			UidTextDecodeUid(s, &a->other_id);
+			if (a->other_id != a->id)
+			{
+				a->other_form = UID_FORM_TEXT;
+				return UID_ANY_TWO_FORMS;
+			}
+		}
 		return UID_ANY_OK;
 	}
 
@@ -359,8 +501,28 @@ UidReadAny(const char *s, int len, UidAny *a)
 		a->is_uuid = true;
 		return UID_ANY_OK;
 	}
+
+	/* padding: base32hex as encode() writes it, 26 digits and 6 '=' */
+	if (memchr(s, '=', len) != NULL)
+	{
+		int			pads = 0;
+
+		while (pads < len && s[len - 1 - pads] == '=')
+			pads++;
+		if (len == 32 && pads == 6 && ReadBase32Hex(s, &a->hi, &a->lo, &a->pos))
+		{
+			a->form = UID_FORM_BASE32HEX;
+			a->is_uuid = true;
+			return UID_ANY_OK;
+		}
+		a->pos = -1;
+		return UID_ANY_BASE32HEX;
+	}
 	if (memchr(s, '-', len) != NULL || len == 32 || len == 36)
 		return UID_ANY_UUID;
+
+	if (len == UUID_TEXT_DIGITS)
+		return ReadAny26(s, a);
 
 	/* a text form, or what is nearest */
 	if (len >= UID_TEXT_DIGITS - 3 && len <= UID_TEXT_DIGITS + 3)
@@ -372,18 +534,73 @@ UidReadAny(const char *s, int len, UidAny *a)
 	a->text_problem = UidTextFirstProblem(s, 0, len, a->ndigits, &a->pos);
 	if (a->text_problem != UID_TEXT_OK)
 		return UID_ANY_TEXT;
-	if (a->ndigits == UID_TEXT_DIGITS)
-	{
-		a->form = UID_FORM_TEXT;
-		UidTextDecodeUid(s, &a->id);
-	}
-	else
-	{
-		a->form = UID_FORM_UUID_TEXT;
-		a->is_uuid = true;
-		UidTextDecodeUuid(s, &a->hi, &a->lo);
-	}
+	a->form = UID_FORM_TEXT;
+	UidTextDecodeUid(s, &a->id);
 	return UID_ANY_OK;
+}
+
+/* A UUID as 8-4-4-4-12, in buf of 37 bytes */
+static void
+FormatUuid(uint64 hi, uint64 lo, char *buf)
+{
+	snprintf(buf, 37, "%08x-%04x-%04x-%04x-%012llx",
+			 (unsigned int) (hi >> 32), (unsigned int) ((hi >> 16) & 0xffff),
+			 (unsigned int) (hi & 0xffff), (unsigned int) (lo >> 48),
+			 (unsigned long long) (lo & UINT64CONST(0xffffffffffff)));
+}
+
+void
+UidAnyExplain(const char *s, int len, UidAnyProblem problem, const UidAny *a,
+			  char *msg, size_t msglen, char *hint, size_t hintlen)
+{
+	char		one[37];
+	char		two[37];
+	char		typeid[UUID_TEXT_DIGITS + 1];
+
+	msg[0] = '\0';
+	hint[0] = '\0';
+	if (problem == UID_ANY_TWO_FORMS && !a->is_uuid)
+	{
+		/* 13 decimal digits, the first 0-7: only digits, so quoted as they are */
+		snprintf(msg, msglen, "reads as two forms: as a bigint, uid %lld; as the "
+				 "13-character text form of uid_to_text(), uid %lld",
+				 (long long) a->id, (long long) a->other_id);
+		snprintf(hint, hintlen, "Say which: uid_decode('%.*s'::bigint) or "
+				 "uid_decode(uid_from_text('%.*s')); or, also to uid-decode, 0%.*s "
+				 "(a leading zero) for the bigint, x_%.*s (a prefixed form) for the "
+				 "text form.", len, s, len, s, len, s, len, s);
+	}
+	else if (problem == UID_ANY_TWO_FORMS)
+	{
+		/* 26 characters of 0-9 and A-V: quoted as they are */
+		FormatUuid(a->hi, a->lo, one);
+		FormatUuid(a->other_hi, a->other_lo, two);
+		snprintf(msg, msglen, "reads as two forms: as the 26-character text form of "
+				 "uuid_to_text(), UUID %s; as base32hex (PostgreSQL 19's "
+				 "encode(u::bytea, 'base32hex') without its padding), UUID %s",
+				 one, two);
+		/* the text form's reading as a TypeID's digits */
+		UidTextEncodeUuid(a->hi, a->lo, typeid);
+		for (int i = 0; i < UUID_TEXT_DIGITS; i++)
+			if (typeid[i] >= 'A' && typeid[i] <= 'Z')
+				typeid[i] = (char) (typeid[i] - 'A' + 'a');
+		typeid[UUID_TEXT_DIGITS] = '\0';
+		snprintf(hint, hintlen, "Say which: uid_decode(uuid_from_text('%.*s')) for the "
+				 "text form; or, also to uid-decode, the text form as a TypeID, x_%s, or "
+				 "base32hex with its padding, %.*s======.", len, s, typeid, len, s);
+	}
+	else if (problem == UID_ANY_BASE32HEX)
+	{
+		if (a->pos >= 0)
+			snprintf(msg, msglen, "is neither a text form of uuid_to_text() nor a base32hex "
+					 "UUID: its last digit, \"%c\", is not one of 0 4 8 C G K O S (26 "
+					 "base32hex digits hold 130 bits, a UUID 128, the last 2 zero)", s[a->pos]);
+		else
+			snprintf(msg, msglen, "is not a base32hex UUID: a padded base32hex UUID is 26 "
+					 "digits of 0-9 and A-V, the last one of 0 4 8 C G K O S, and 6 \"=\"");
+		snprintf(hint, hintlen, "Pass the UUID as PostgreSQL 19 writes it: "
+				 "encode(u::bytea, 'base32hex'), with or without the padding.");
+	}
 }
 
 const char *

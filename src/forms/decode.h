@@ -237,6 +237,34 @@ extern int	UidPrefixedDigit(char c, bool strict);
 
 /* ---- Any form: what uid_decode(text) and uid-decode read ---- */
 
+/*
+ * The rule that tells the forms apart (docs/exposing-ids.md, "Decoding what
+ * someone pastes"), by length and alphabet first, after white space around
+ * the input is set aside:
+ *
+ *	- 1 to 19 decimal digits: a bigint (a uid), at most 9223372036854775807;
+ *	  13 of them whose first is 0-7 are also a text form of uid_to_text():
+ *	  refused as two forms unless both read as the same uid.  20 or more
+ *	  digits are never a bigint: 26 are read as below, 32 are a UUID.
+ *	- an underscore: a prefixed form, a TypeID when 26 digits follow the
+ *	  last one, else uid_to_text(id, prefix).
+ *	- 36 characters 8-4-4-4-12 or 32 hexadecimal digits: a UUID, also when
+ *	  every digit is decimal.
+ *	- 26 characters and 6 '=': PostgreSQL's base32hex of a UUID (RFC 4648
+ *	  section 7: 0-9 and A-V, the 128 bits from the first digit on, the last
+ *	  digit's 2 low bits zero, so that it is one of 0 4 8 C G K O S).
+ *	- 26 characters: uuid_to_text() (Crockford base32, the 128 bits ending at
+ *	  the last digit, the first digit 0-7; a TypeID's digits, a ULID) or that
+ *	  base32hex without its padding.  A string of both alphabets whose first
+ *	  digit is 0-7 and last one of 0 4 8 C G K O S reads as both; if the two
+ *	  readings are one UUID, it is uuid_text; else a reading that is a
+ *	  UUID of RFC 9562 of version 4 or 7 is taken when the other is no UUID
+ *	  of RFC 9562 (variant 0b10, version 1 to 8); else it is refused as two
+ *	  forms.  So no UUID of RFC 9562 is ever read as another, and a v4 or
+ *	  v7 is read as itself unless its other reading is of RFC 9562 too.
+ *	- 13 characters: uid_to_text().
+ */
+
 /* Every form uid writes of an ID, as the decoders name it */
 typedef enum UidForm
 {
@@ -246,10 +274,14 @@ typedef enum UidForm
 	UID_FORM_UUID,				/* 8-4-4-4-12 hexadecimal digits */
 	UID_FORM_HEX,				/* 32 hexadecimal digits */
 	UID_FORM_UUID_TEXT,			/* 26 digits of uuid_to_text() */
-	UID_FORM_TYPEID				/* uuid_to_typeid(u, prefix) */
+	UID_FORM_TYPEID,			/* uuid_to_typeid(u, prefix) */
+	UID_FORM_BASE32HEX			/* encode(u::bytea, 'base32hex'), padded or not */
 } UidForm;
 
-/* "bigint", "text", "prefixed", "uuid", "hex", "uuid_text", "typeid" */
+/*
+ * "bigint", "text", "prefixed", "uuid", "hex", "uuid_text", "typeid",
+ * "base32hex"
+ */
 extern const char *const UidFormNames[];
 
 /* What an input that is no form is closest to */
@@ -262,6 +294,8 @@ typedef enum UidAnyProblem
 	UID_ANY_UUID,				/* has a hyphen, or 32 or 36 characters */
 	UID_ANY_TEXT,				/* near 13 or 26 characters: a text form's problem */
 	UID_ANY_PREFIXED,			/* has an underscore: a prefixed form's problem */
+	UID_ANY_BASE32HEX,			/* base32hex digits, or '=', that are no UUID */
+	UID_ANY_TWO_FORMS,			/* reads as two forms, to two values */
 	UID_ANY_UNKNOWN				/* nothing like any form */
 } UidAnyProblem;
 
@@ -280,7 +314,12 @@ typedef struct UidAny
 	UidTextProblem text_problem;	/* UID_ANY_TEXT */
 	UidPrefixedProblem prefixed_problem;	/* UID_ANY_PREFIXED */
 	UidPrefixed prefixed;		/* UID_ANY_PREFIXED */
-	int			pos;			/* UID_ANY_TEXT: the byte of the problem */
+	int			pos;			/* UID_ANY_TEXT, _BASE32HEX: the byte of the problem */
+	/* UID_ANY_TWO_FORMS: the second reading (the first is form, id, hi, lo) */
+	UidForm		other_form;
+	int64		other_id;
+	uint64		other_hi;
+	uint64		other_lo;
 } UidAny;
 
 /* White space around a pasted ID, which every decoder sets aside */
@@ -292,12 +331,17 @@ UidIsSpace(char c)
 
 /*
  * Reads s[0, len) (without surrounding white space) as whichever form it
- * is: decimal digits (a bigint), then an underscore (a prefixed form: a
- * TypeID if 26 digits follow the last one, else a prefixed uid form), then
- * a UUID (36 or 32 characters of hexadecimal digits), then a text form (13
- * or 26 digits).  A 13-character string of decimal digits is a bigint.
+ * is, by the rule above.
  */
 extern UidAnyProblem UidReadAny(const char *s, int len, UidAny *a);
+
+/*
+ * The words of a refusal that the SQL function and the command share, for
+ * UID_ANY_TWO_FORMS and UID_ANY_BASE32HEX: the message (to follow the
+ * quoted input) and the hint, each cut to its buffer.
+ */
+extern void UidAnyExplain(const char *s, int len, UidAnyProblem problem, const UidAny *a,
+						  char *msg, size_t msglen, char *hint, size_t hintlen);
 
 /*
  * The note for a uid below 86400000 << 22, whose time is in the first day

@@ -3,9 +3,11 @@
  *		uid_decode(text): whatever form of an ID a user pastes, decoded.
  *
  * The form is told apart by decode.c's UidReadAny(), which the uid-decode
- * command shares: decimal digits, the 13 characters of uid_to_text(), a
- * prefixed uid form, a TypeID, a UUID with or without hyphens, or the 26
- * characters of uuid_to_text().  The row is a superset of uid_decode(bigint)'s
+ * command shares, by the rule decode.h states: decimal digits, the 13
+ * characters of uid_to_text(), a prefixed uid form, a TypeID, a UUID with
+ * or without hyphens, the 26 characters of uuid_to_text(), or PostgreSQL's
+ * base32hex of a UUID; an input that reads as two forms is refused, with
+ * the call that picks one as the hint.  The row is a superset of uid_decode(bigint)'s
  * and uid_decode(uuid)'s columns, so that one query reads any of them: the
  * form and prefix read, the ID or the UUID, and the fields of its kind (the
  * other kind's are NULL).  A uid too small to be one uid_next() issued gets
@@ -31,9 +33,9 @@
 PG_FUNCTION_INFO_V1(uid_decode_text);
 
 #define FORMS_READ \
-	"uid_decode(text) reads a uid as decimal digits, uid_to_text() or " \
+	"uid_decode(text) reads a uid as 1 to 19 decimal digits, uid_to_text() or " \
 	"uid_to_text(id, prefix), and a UUID as 8-4-4-4-12 or 32 hexadecimal " \
-	"digits, uuid_to_text() or uuid_to_typeid(u, prefix)."
+	"digits, uuid_to_text(), uuid_to_typeid(u, prefix) or base32hex."
 
 /* the columns of the row, in order */
 enum
@@ -59,6 +61,19 @@ Refuse(const char *s, int len, UidAnyProblem problem, const UidAny *a)
 	{
 		case UID_ANY_OK:
 			break;
+		case UID_ANY_TWO_FORMS:
+		case UID_ANY_BASE32HEX:
+			{
+				char		msg[512];
+				char		hint[512];
+
+				UidAnyExplain(s, len, problem, a, msg, sizeof(msg), hint, sizeof(hint));
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+						 errmsg("\"%s\" %s", UidTextQuoted(s, len), msg),
+						 errhint("%s", hint)));
+			}
+			break;
 		case UID_ANY_PREFIXED:
 			UidPrefixedRefuse(a->strict, s, len, a->prefixed_problem, &a->prefixed);
 		case UID_ANY_TEXT:
@@ -71,7 +86,7 @@ Refuse(const char *s, int len, UidAnyProblem problem, const UidAny *a)
 			what = "uid values are never negative";
 			break;
 		case UID_ANY_ABOVE_BIGINT:
-			what = "it is above the range of bigint";
+			what = "decimal digits beyond bigint (at most 19 digits, 9223372036854775807)";
 			break;
 		case UID_ANY_UUID:
 			what = "a UUID is 32 hexadecimal digits, grouped 8-4-4-4-12 by hyphens or not grouped";

@@ -300,11 +300,57 @@ TestReadAny(void)
 			a.is_uuid && a.hi == UuidBytesHigh64(want) && a.lo == UuidBytesLow64(want);
 	check(ok && a.prefix_len == 4,
 		  "RFC 9562's v7 example as 8-4-4-4-12, 32 hex digits, uuid_to_text() and a TypeID");
-	check(ReadAny("1234567890123", &a) == UID_ANY_OK && a.form == UID_FORM_BIGINT &&
-		  a.id == INT64CONST(1234567890123) &&
-		  ReadAny("00000000000000000000000001", &a) == UID_ANY_OK &&
-		  a.form == UID_FORM_UUID_TEXT && a.hi == 0 && a.lo == 1,
-		  "13 decimal digits are a bigint, 26 a UUID text form");
+	check(ReadAny("1000000000000", &a) == UID_ANY_TWO_FORMS && a.form == UID_FORM_BIGINT &&
+		  a.id == INT64CONST(1000000000000) && a.other_form == UID_FORM_TEXT &&
+		  a.other_id == INT64CONST(1) << 60 &&
+		  ReadAny("0000000000005", &a) == UID_ANY_OK && a.form == UID_FORM_BIGINT && a.id == 5 &&
+		  ReadAny("8234567890123", &a) == UID_ANY_OK && a.form == UID_FORM_BIGINT &&
+		  a.id == INT64CONST(8234567890123) &&
+		  ReadAny("01000000000000", &a) == UID_ANY_OK && a.id == INT64CONST(1000000000000) &&
+		  ReadAny("-000000000000", &a) == UID_ANY_OK && a.id == 0,
+		  "13 decimal digits, the first 0-7: two forms unless both read the same; 8 or 9 "
+		  "first, or 14 digits: a bigint");
+	check(ReadAny("00000000000000000000000000000001", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_HEX && a.hi == 0 && a.lo == 1 &&
+		  ReadAny("01900000000070008000000000000001", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_HEX && a.hi == UINT64CONST(0x0190000000007000) &&
+		  a.lo == UINT64CONST(0x8000000000000001) &&
+		  ReadAny("00000000000000000001", &a) == UID_ANY_ABOVE_BIGINT &&
+		  ReadAny("-00000000000000000000", &a) == UID_ANY_NEGATIVE,
+		  "32 decimal digits are a UUID; 20 or more are never a bigint");
+	ParseUuid(uuids[0], want);
+	check(ReadAny("05VI5OJPM1UC7664RG60O1PPHS", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_BASE32HEX && a.is_uuid && a.hi == UuidBytesHigh64(want) &&
+		  a.lo == UuidBytesLow64(want) &&
+		  ReadAny("05vi5ojpm1uc7664rg60o1pphs======", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_BASE32HEX && a.lo == UuidBytesLow64(want),
+		  "PostgreSQL 19's base32hex of RFC 9562's v7 example, with and without padding");
+	check(ReadAny("05VI5OJPM1UC7664RG60O1PPHT", &a) == UID_ANY_BASE32HEX && a.pos == 25 &&
+		  ReadAny("05VI5OJPM1UC7664RG60O1PPH=======", &a) == UID_ANY_BASE32HEX &&
+		  ReadAny("05VI5OJPM1UC7664RG60O1PPHS=====", &a) == UID_ANY_BASE32HEX,
+		  "base32hex: a last digit with low bits, padding not 6");
+	check(ReadAny("00000000000000000000000001", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_UUID_TEXT && a.hi == 0 && a.lo == 1 &&
+		  ReadAny("00000000000000000000000000", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_UUID_TEXT && a.hi == 0 && a.lo == 0 &&
+		  ReadAny("00000000000000000000000004", &a) == UID_ANY_TWO_FORMS &&
+		  a.form == UID_FORM_UUID_TEXT && a.lo == 4 &&
+		  a.other_form == UID_FORM_BASE32HEX && a.other_lo == 1 &&
+		  ReadAny("90000000000000000000000004", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_BASE32HEX,
+		  "26 characters: a text form, base32hex, both (refused unless one value), by first and last digit");
+	check(ReadAny("01KF7EGVDBEM7BBHJRC8FF7TJ4", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_UUID_TEXT && a.hi == UINT64CONST(0x019bcee86dab750e) &&
+		  a.lo == UINT64CONST(0xb5c658621ef3ea44) &&
+		  ReadAny("05VI5OJPM1QIT2D7GD6V59QDSG", &a) == UID_ANY_OK &&
+		  a.form == UID_FORM_BASE32HEX && a.hi == UINT64CONST(0x017f22e279b0752e) &&
+		  a.lo == UINT64CONST(0x89a7834df2a74de4),
+		  "26 characters of both readings: a v7 is taken over a reading that is no UUID of RFC 9562");
+	check(ReadAny("0TB4ICFDPS8GJAJDAL3QT5J1IC", &a) == UID_ANY_TWO_FORMS &&
+		  a.hi == UINT64CONST(0x1a5902c7b6d94424) && a.other_form == UID_FORM_BASE32HEX &&
+		  a.other_hi == UINT64CONST(0x07564931edcf1109) &&
+		  a.other_lo == UINT64CONST(0xaa6d5547ae966193),
+		  "a v1 in base32hex whose text form reading is a v4: refused, never taken for the v4");
 	check(ReadAny("-0", &a) == UID_ANY_OK && a.id == 0 &&
 		  ReadAny("-5", &a) == UID_ANY_NEGATIVE &&
 		  ReadAny("-99999999999999999999", &a) == UID_ANY_NEGATIVE &&

@@ -149,7 +149,7 @@ has '"-5": not a uid: uid values are never negative' err &&
 	has 'invalid character "U" at position 13 in uid text form' err &&
 	has 'first digit "8" of uid text form is above 7' err &&
 	has 'uid text form too short: a uid text form is 13 digits, this has 11' err &&
-	has 'not a UUID' err && has 'not a uid: above the range of bigint' err
+	has 'not a UUID' err && has 'not a uid: decimal digits beyond bigint (at most 19 digits' err
 ok $? "each message names the input and what is wrong"
 [ "$(grep -c "^[0-9A-Z]*: " "$tmp/out")" = 2 ]
 ok $? "the two good lines are still decoded"
@@ -158,6 +158,64 @@ status=$?
 ok $(( status != 1 )) "--json with bad input: exit 1"
 [ "$(lines out)" = 9 ] && [ "$(json_field error | grep -vc '^null$')" = 7 ]
 ok $? "--json with bad input: an object per line, 7 with an error"
+
+# --- the rule that tells the forms apart: 32 hexadecimal digits are a UUID
+# even when all are decimal; 13 decimal digits whose first is 0-7 are a
+# bigint and a text form (uid_to_text(2^60) is 1000000000000), refused with
+# both readings and the way to pick one; PostgreSQL 19's base32hex of a UUID
+run --json 00000000000000000000000000000001 01900000000070008000000000000001
+ok $(( status != 0 )) "32 decimal digits: exit 0"
+[ "$(json_field form | tr '\n' ' ')" = "hex hex " ] &&
+	[ "$(json_field uuid | tr '\n' ' ')" = "00000000-0000-0000-0000-000000000001 01900000-0000-7000-8000-000000000001 " ] &&
+	[ "$(json_field version | tail -1)" = 7 ]
+ok $? "32 decimal digits are a UUID (a v7 among them), never a bigint"
+run 1000000000000
+ok $(( status != 1 )) "13 decimal digits, the first 0-7: exit 1"
+has '"1000000000000": reads as two forms: as a bigint, uid 1000000000000; as the 13-character text form of uid_to_text(), uid 1152921504606846976' err &&
+	has "Hint: Say which: uid_decode('1000000000000'::bigint) or uid_decode(uid_from_text('1000000000000'))" err &&
+	[ ! -s "$tmp/out" ]
+ok $? "its message names both readings, the hint the calls that pick one"
+run --json 1000000000000
+[ "$(json_field error)" = "reads as two forms: as a bigint, uid 1000000000000; as the 13-character text form of uid_to_text(), uid 1152921504606846976" ] &&
+	json_field hint | grep -qF "uid_decode('1000000000000'::bigint)"
+ok $? "--json: the error and the hint, apart"
+run --json 01000000000000 9000000000000
+[ "$(json_field uid | tr '\n' ' ')" = "1000000000000 9000000000000 " ] && [ "$(json_field form | sort -u)" = bigint ]
+ok $? "a leading zero, or a first digit 8 or 9: a bigint"
+run --json 05VI5OJPM1UC7664RG60O1PPHS 05vi5ojpm1uc7664rg60o1pphs====== 05VI5OJPM1QIT2D7GD6V59QDSG 01KF7EGVDBEM7BBHJRC8FF7TJ4
+ok $(( status != 0 )) "base32hex, padded or not: exit 0"
+[ "$(json_field form | tr '\n' ' ')" = "base32hex base32hex base32hex uuid_text " ] &&
+	[ "$(json_field uuid | tr '\n' ' ')" = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f 017f22e2-79b0-7cc3-98c4-dc0c0c07398f 017f22e2-79b0-752e-89a7-834df2a74de4 019bcee8-6dab-750e-b5c6-58621ef3ea44 " ]
+ok $? "base32hex of RFC 9562's v7 example; of both alphabets, the reading that is a v7"
+run 00000000000000000000000004
+ok $(( status != 1 )) "26 characters of both readings, neither a v7: exit 1"
+has 'reads as two forms: as the 26-character text form of uuid_to_text(), UUID 00000000-0000-0000-0000-000000000004; as base32hex' err &&
+	has "uid_decode(uuid_from_text('00000000000000000000000004'))" err &&
+	has "x_00000000000000000000000004, or base32hex with its padding, 00000000000000000000000004======." err
+ok $? "its message names both UUIDs, the hint how to pick one"
+run --json x_00000000000000000000000004 00000000000000000000000004====== x_1000000000000
+[ "$(json_field form | tr '\n' ' ')" = "typeid base32hex prefixed " ] &&
+	[ "$(json_field uuid | head -2 | tr '\n' ' ')" = "00000000-0000-0000-0000-000000000004 00000000-0000-0000-0000-000000000001 " ] &&
+	[ "$(json_field uid | tail -1)" = 1152921504606846976 ]
+ok $? "what the hints offer picks each reading"
+
+# --- nothing to read: an empty argument, or standard input without an ID
+for arg in '' '   ' "$(printf '\t\n')"; do
+	run "$arg"
+	ok $(( status != 1 )) "an argument of white space alone ('$arg'): exit 1"
+	has 'not an ID: it is empty' err && [ ! -s "$tmp/out" ]
+	ok $? "and says so on standard error"
+done
+run --json ''
+has '"error":"not an ID: it is empty' out
+ok $? "--json: an error object for it"
+printf '\n  \n' | "$cmd" >"$tmp/out" 2>"$tmp/err"
+status=$?
+ok $(( status != 1 )) "standard input of empty lines: exit 1"
+has 'no ID on standard input' err
+ok $? "and says so"
+"$cmd" </dev/null >"$tmp/out" 2>"$tmp/err"
+ok $(( $? != 1 )) "empty standard input: exit 1"
 
 # prefixed forms that are neither form: what is wrong, with the words of the SQL functions
 printf 'Order_03B35Z2Z40400\n_03B35Z2Z40400\norder__03B35Z2Z40400\norder_03B35Z2Z404\nuser_01H455VB4PEX5VSKNK084SN02Q\norder_83B35Z2Z40400\n' >"$tmp/in"

@@ -3,9 +3,9 @@
  *		uid-decode: reads uid IDs and UUIDs out of logs and tickets without a
  *		server.  For each ID given as an argument, or one per line on
  *		standard input, in any form uid writes (decimal, text, prefixed,
- *		UUID, UUID text, TypeID), it prints what kind of ID it is, the form
- *		it read and what it holds: time, worker id and sequence of a uid;
- *		time, version and variant of a UUID.  With --key-file, masked forms
+ *		UUID, UUID text, TypeID, base32hex), it prints what kind of ID it
+ *		is, the form it read and what it holds: time, worker id and
+ *		sequence of a uid; time, version and variant of a UUID.  With --key-file, masked forms
  *		(uid_mask(), uuid7_mask()) are unmasked first.  --json prints one
  *		JSON object per line, 64-bit IDs as strings.
  *
@@ -36,6 +36,9 @@
 
 /* longest input echoed back in a message (the rest is cut, with "...") */
 #define ECHO_MAX		80
+
+/* room for a hint */
+#define HINT_MAX		512
 
 static bool json = false;
 
@@ -70,12 +73,15 @@ usage(void)
 		   "Without ID arguments, IDs are read from standard input, one per line\n"
 		   "(surrounding white space ignored, empty lines skipped).  An ID is any\n"
 		   "form uid writes:\n"
-		   "  a uid           a non-negative bigint (decimal digits only), its\n"
+		   "  a uid           a non-negative bigint (1 to 19 decimal digits), its\n"
 		   "                  13-character text form (uid_to_text()), or a prefix,\n"
 		   "                  an underscore and that form (uid_to_text(id, prefix))\n"
 		   "  a UUID          8-4-4-4-12 or 32 hexadecimal digits, its 26-character\n"
-		   "                  text form (uuid_to_text(), a ULID for v7), or a TypeID\n"
-		   "                  (uuid_to_typeid(u, prefix))\n"
+		   "                  text form (uuid_to_text(), a ULID for v7), a TypeID\n"
+		   "                  (uuid_to_typeid(u, prefix)), or PostgreSQL's base32hex\n"
+		   "                  (26 characters, or 32 with its padding)\n"
+		   "An input that reads as two forms (13 decimal digits, the first 0-7, are\n"
+		   "also a text form) is refused with a hint that says how to pick one.\n"
 		   "For each, it prints the kind and the form it read, the time (UTC, to the\n"
 		   "ms), and for a uid its worker id and sequence (with a note if it is too\n"
 		   "small to be one uid_next() issued), for a UUID its version and variant.\n"
@@ -91,8 +97,9 @@ usage(void)
 		   "  --help            show this help, then exit\n"
 		   "  --version         show the version, then exit\n"
 		   "\n"
-		   "Exit status: 0 if every ID was decoded, 1 if one or more could not be,\n"
-		   "2 for bad options or an unusable key file.\n");
+		   "Exit status: 0 if every ID was decoded, 1 if one or more could not be\n"
+		   "(an empty argument, or standard input without an ID, included), 2 for\n"
+		   "bad options or an unusable key file.\n");
 }
 
 /* ---- printing ---- */
@@ -196,6 +203,8 @@ FormDescription(UidForm form)
 			return "26-character text form";
 		case UID_FORM_TYPEID:
 			return "TypeID";
+		case UID_FORM_BASE32HEX:
+			return "base32hex";
 	}
 	return "?";
 }
@@ -338,9 +347,12 @@ PrintDecoded(const char *s, size_t len, const Decoded *d)
 		   d->uuid.variant == 6 ? " (Microsoft)" : " (reserved)");
 }
 
-/* The message for an input that is not an ID: text, or a JSON line. */
+/*
+ * The message for an input that is not an ID, and the hint that goes with
+ * it (empty if none): text, or a JSON line.
+ */
 static void
-PrintError(const char *s, size_t len, const char *msg)
+PrintError(const char *s, size_t len, const char *msg, const char *hint)
 {
 	if (json)
 	{
@@ -348,11 +360,18 @@ PrintError(const char *s, size_t len, const char *msg)
 		PrintJsonString(s, len);
 		printf(",\"error\":");
 		PrintJsonString(msg, strlen(msg));
+		if (hint[0] != '\0')
+		{
+			printf(",\"hint\":");
+			PrintJsonString(hint, strlen(hint));
+		}
 		printf("}\n");
 	}
 	fprintf(stderr, "uid-decode: \"");
 	PrintEchoed(stderr, s, len);
 	fprintf(stderr, "\": %s\n", msg);
+	if (hint[0] != '\0')
+		fprintf(stderr, "Hint: %s\n", hint);
 }
 
 /* ---- reading ---- */
@@ -450,11 +469,11 @@ PrefixedMessage(const char *s, size_t len, const UidAny *a, char *msg, size_t ms
 
 /*
  * Reads one input (without surrounding white space) into d, as decode.c's
- * UidReadAny() tells the forms apart; false with a message in msg if it is
- * not an ID.
+ * UidReadAny() tells the forms apart; false with a message in msg, and a
+ * hint in hint (of HINT_MAX bytes) or none, if it is not an ID.
  */
 static bool
-ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
+ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen, char *hint)
 {
 	UidAnyProblem problem = UidReadAny(s, (int) len, &d->in);
 
@@ -468,7 +487,12 @@ ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
 			snprintf(msg, msglen, "not a uid: uid values are never negative");
 			return false;
 		case UID_ANY_ABOVE_BIGINT:
-			snprintf(msg, msglen, "not a uid: above the range of bigint");
+			snprintf(msg, msglen, "not a uid: decimal digits beyond bigint (at most 19 "
+					 "digits, 9223372036854775807)");
+			return false;
+		case UID_ANY_TWO_FORMS:
+		case UID_ANY_BASE32HEX:
+			UidAnyExplain(s, (int) len, problem, &d->in, msg, msglen, hint, HINT_MAX);
 			return false;
 		case UID_ANY_UUID:
 			snprintf(msg, msglen, "not a UUID: a UUID is 32 hexadecimal digits, "
@@ -484,7 +508,8 @@ ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
 		case UID_ANY_UNKNOWN:
 			snprintf(msg, msglen, "not an ID: a uid is a non-negative bigint, 13 Crockford "
 					 "base32 digits, or a prefix, _ and those; a UUID is 32 hexadecimal "
-					 "digits (8-4-4-4-12), 26 Crockford base32 digits, or a TypeID");
+					 "digits (8-4-4-4-12), 26 Crockford base32 digits, a TypeID, or "
+					 "base32hex");
 			return false;
 	}
 
@@ -544,12 +569,17 @@ ReadId(const char *s, size_t len, Decoded *d, char *msg, size_t msglen)
 	return true;
 }
 
-/* Decodes and prints one input; false if it was not an ID.  Empty: true. */
+/*
+ * Decodes and prints one input; false if it was not an ID.  Empty (or white
+ * space alone): an error as an argument, skipped as a line of standard input
+ * (true, and *empty set).
+ */
 static bool
-DecodeOne(const char *s, size_t len)
+DecodeOne(const char *s, size_t len, bool argument, bool *empty)
 {
 	Decoded		d;
-	char		msg[256];
+	char		msg[512];
+	char		hint[HINT_MAX] = "";
 
 	while (len > 0 && UidIsSpace(s[0]))
 	{
@@ -558,11 +588,17 @@ DecodeOne(const char *s, size_t len)
 	}
 	while (len > 0 && UidIsSpace(s[len - 1]))
 		len--;
-	if (len == 0)
+	*empty = len == 0;
+	if (len == 0 && !argument)
 		return true;
-	if (!ReadId(s, len, &d, msg, sizeof(msg)))
+	if (len == 0)
 	{
-		PrintError(s, len, msg);
+		PrintError(s, len, "not an ID: it is empty (or white space alone)", hint);
+		return false;
+	}
+	if (!ReadId(s, len, &d, msg, sizeof(msg), hint))
+	{
+		PrintError(s, len, msg, hint);
 		return false;
 	}
 	PrintDecoded(s, len, &d);
@@ -640,6 +676,7 @@ main(int argc, char **argv)
 {
 	int			first_id = argc;
 	bool		all_ok = true;
+	bool		empty;
 
 	for (int i = 1; i < argc; i++)
 	{
@@ -689,7 +726,7 @@ main(int argc, char **argv)
 	if (first_id < argc)
 	{
 		for (int i = first_id; i < argc; i++)
-			if (!DecodeOne(argv[i], strlen(argv[i])))
+			if (!DecodeOne(argv[i], strlen(argv[i]), true, &empty))
 				all_ok = false;
 	}
 	else
@@ -697,15 +734,24 @@ main(int argc, char **argv)
 		char	   *line = NULL;
 		size_t		cap = 0;
 		ssize_t		n;
+		bool		any = false;
 
 		while ((n = getline(&line, &cap, stdin)) >= 0)
-			if (!DecodeOne(line, (size_t) n))
+		{
+			if (!DecodeOne(line, (size_t) n, false, &empty))
 				all_ok = false;
+			any = any || !empty;
+		}
 		free(line);
 		if (ferror(stdin))
 		{
 			fprintf(stderr, "uid-decode: could not read standard input: %s\n", strerror(errno));
 			return EXIT_USAGE;
+		}
+		if (!any)
+		{
+			fprintf(stderr, "uid-decode: no ID on standard input (only empty lines, or none)\n");
+			all_ok = false;
 		}
 	}
 	if (fflush(stdout) != 0)
