@@ -35,7 +35,7 @@ uid_build_private_install
 N=${CG_ROWS:-200000}
 D=$top/cg
 rm -rf "$D"; mkdir -p "$D"
-initdb -D "$D/data" -A trust --no-sync >/dev/null
+initdb -D "$D/data" -A trust --no-sync --encoding=UTF8 --locale=C.UTF-8 >/dev/null
 cat >> "$D/data/postgresql.conf" <<CONF
 shared_preload_libraries = 'uid'
 uid.worker_id = 7

@@ -58,7 +58,7 @@ rotated() {
 bench_start_server() {
 	B=$(mktemp -d /tmp/uid-bench-data.XXXXXX)
 	trap 'pg_ctl -D "$B/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$B"' EXIT
-	initdb -D "$B/data" -A trust >/dev/null
+	initdb -D "$B/data" -A trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
 	cat >> "$B/data/postgresql.conf" <<CONF
 listen_addresses = ''
 unix_socket_directories = '$B'

@@ -58,8 +58,10 @@ uid_build_private_install
 # the password of the TCP connections: random, readable by postgres only
 password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 (umask 077 && echo "$password" >"$DEMO/password")
+# UTF8 with the locale C.UTF-8, whatever the caller's LANG and LC_* (none
+# set, as in a minimal container, would give C and SQL_ASCII)
 initdb -D "$data" --auth-local=peer --auth-host=scram-sha-256 -U postgres \
-	--pwfile="$DEMO/password" >/dev/null
+	--pwfile="$DEMO/password" --encoding=UTF8 --locale=C.UTF-8 >/dev/null
 {
 	cat <<CONF
 listen_addresses = '127.0.0.1'

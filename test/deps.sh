@@ -7,7 +7,8 @@
 #   bash test/deps.sh        that and what the tests need (test/run.sh,
 #                            .ci/run): pgTAP, pglogical (TAP 131), the Perl
 #                            test modules, libfaketime, postgres_exporter
-#                            and sudo (TAP 100), the engines the lease store tests run
+#                            and sudo (TAP 100, with test/exporter.sh),
+#                            the engines the lease store tests run
 #                            (Patroni, etcd, pgbouncer), the clients of
 #                            adopted sequences (TAP 120: Hibernate with the
 #                            JDBC driver and a JDK, PHP PDO, Perl DBD::Pg) and
@@ -62,12 +63,28 @@ apt-get install -y -q --no-install-recommends "${demo_packages[@]}" \
 # source's checksum, for the test's user: a clone's first run builds it
 install -d -o postgres -g postgres /var/cache/uid-clients
 # TAP 100 runs postgres_exporter as Debian's service does, as the OS user
-# prometheus (peer authentication over the Unix socket): the test runs as
-# postgres, which may start that one program as prometheus and nothing else
-cat >/etc/sudoers.d/uid-test-exporter <<'SUDOERS'
-postgres ALL=(prometheus) NOPASSWD:SETENV: /usr/bin/prometheus-postgres-exporter
-SUDOERS
-chmod 0440 /etc/sudoers.d/uid-test-exporter
+# prometheus (peer authentication over the Unix socket).  The test runs as
+# postgres, which may run one root-owned script as prometheus and nothing
+# else: test/exporter.sh, which checks its arguments and starts the exporter
+# with an environment and arguments of its own (its header says why).  The
+# rule has no SETENV (sudo's env_reset stays in force): the rule of earlier
+# versions, which let the caller pass LD_PRELOAD to the exporter, is removed.
+rm -f /etc/sudoers.d/uid-test-exporter
+install -d -o root -g root -m 0755 /usr/local/lib/uid-test
+install -o root -g root -m 0755 "$(dirname "${BASH_SOURCE[0]}")/exporter.sh" /usr/local/lib/uid-test/exporter
+rule=$(mktemp)
+echo 'postgres ALL=(prometheus) NOPASSWD: /usr/local/lib/uid-test/exporter' >"$rule"
+visudo -c -q -f "$rule"
+install -o root -g root -m 0440 "$rule" /etc/sudoers.d/uid-test-prometheus
+rm -f "$rule"
+# and no sudoers file that names uid lets the caller keep or set its
+# environment
+for f in /etc/sudoers.d/*; do
+	if grep -q uid "$f" && grep -qE 'SETENV|env_keep|!env_reset' "$f"; then
+		echo "test/deps.sh: $f lets the caller pass its environment to a command of uid's tests" >&2
+		exit 1
+	fi
+done
 # node-postgres (TAP 121): Debian's node-pg, which needs Debian's nodejs;
 # where another nodejs is installed (NodeSource's, which Debian's node-*
 # packages do not accept), npm's pg into /var/cache/uid-npm, where the test

@@ -115,7 +115,7 @@ set -euo pipefail
 bin=/usr/lib/postgresql/15/bin
 fail() { echo "smoke: FAILED: $*" >&2; exit 1; }
 rm -rf /tmp/pgdata /tmp/pgsock && mkdir -m 700 /tmp/pgsock
-"$bin/initdb" -D /tmp/pgdata -A trust -U postgres >/tmp/initdb.log
+"$bin/initdb" -D /tmp/pgdata -A trust -U postgres --encoding=UTF8 --locale=C.UTF-8 >/tmp/initdb.log
 cat >>/tmp/pgdata/postgresql.conf <<CONF
 shared_preload_libraries = 'uid'
 uid.worker_id = 42

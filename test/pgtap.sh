@@ -7,7 +7,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=$(mktemp -d /tmp/uid-pgtap.XXXXXX)
 trap 'pg_ctl -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
 
-initdb -D "$dir/data" -A trust --no-sync >/dev/null
+initdb -D "$dir/data" -A trust --no-sync --encoding=UTF8 --locale=C.UTF-8 >/dev/null
 cat >> "$dir/data/postgresql.conf" <<CONF
 listen_addresses = ''
 unix_socket_directories = '$dir'

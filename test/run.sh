@@ -141,9 +141,12 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 		# A test's node copies one data directory made here (INITDB_TEMPLATE)
 		# where it would run initdb without options: the same files, a
 		# sixth of the CPU (PostgreSQL 17 and later do it by themselves,
-		# test/t/UidCluster.pm for 15 and 16)
+		# test/t/UidCluster.pm for 15 and 16), UTF8 with the locale
+		# C.UTF-8 whatever the caller's environment, as UidCluster.pm's
+		# initdb runs are
 		rm -rf "$top/tmp_initdb_template"
-		initdb -A trust -N --no-instructions --lc-messages=C -D "$top/tmp_initdb_template" >/dev/null
+		initdb -A trust -N --no-instructions --encoding=UTF8 --locale=C.UTF-8 --lc-messages=C \
+			-D "$top/tmp_initdb_template" >/dev/null
 		export INITDB_TEMPLATE=$top/tmp_initdb_template
 		uid_make installcheck-tap \
 			PROVE_FLAGS="-I test/t --timer --merge -j ${UID_TAP_JOBS:-1} ${UID_PROVE_FLAGS:-}" \

@@ -103,7 +103,7 @@ trap cleanup EXIT
 # initdb runs natively; only the servers run under valgrind.
 new_cluster() {
 	local d=$VG_DIR/data-$1 preload=$2
-	initdb -D "$d" -A trust --no-sync >/dev/null
+	initdb -D "$d" -A trust --no-sync --encoding=UTF8 --locale=C.UTF-8 >/dev/null
 	cat >> "$d/postgresql.conf" <<CONF
 listen_addresses = ''
 unix_socket_directories = '$VG_DIR'

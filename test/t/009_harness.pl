@@ -99,5 +99,24 @@ kill9_and_start($node);
 is($node->safe_psql('postgres', 'SELECT 1'), '1', 'after a crash');
 ok($node->poll_query_until('postgres', 'SELECT true'), 'poll_query_until answers over it too');
 
+# Every node is UTF8 with the locale C.UTF-8, whatever the caller's LANG
+# and LC_*: the node above (a copy of test/run.sh's template where there is
+# one), and a node whose initdb runs, with LANG=C and no LC_* but
+# LC_MESSAGES, with which initdb by itself would make C and SQL_ASCII
+my $locale_sql = q{SELECT current_setting('server_encoding'), datcollate, datctype
+	FROM pg_database WHERE datname = current_database()};
+is($node->safe_psql('postgres', $locale_sql), 'UTF8|C.UTF-8|C.UTF-8',
+	'a node is UTF8 with the locale C.UTF-8');
+{
+	local %ENV = (%ENV, LANG => 'C');
+	delete @ENV{ grep { /^(LC_|LANGUAGE$)/ && $_ ne 'LC_MESSAGES' } keys %ENV };
+	my $own = PostgreSQL::Test::Cluster->new('harness_initdb');
+	$own->init(force_initdb => 1);
+	$own->start;
+	is($own->safe_psql('postgres', $locale_sql), 'UTF8|C.UTF-8|C.UTF-8',
+		'a node whose initdb runs with LANG=C is UTF8 with the locale C.UTF-8 too');
+	$own->stop;
+}
+
 $node->stop;
 done_testing();

@@ -7,14 +7,24 @@
 # was waited out and a larger one refused (libfaketime); every uid metric it
 # serves on /metrics equals what uid_stats and uid_lease_status() say, and
 # its own collectors run without an error.  The exporter listens on 127.0.0.1
-# on a free port and is stopped at the end.  The test runs as postgres:
-# test/deps.sh lets it start the exporter, and only that, as prometheus
-# (sudo).
+# on a free port and is stopped at the end.
+#
+# The test runs as postgres, which test/deps.sh lets run one root-owned
+# script as prometheus, /usr/local/lib/uid-test/exporter (test/exporter.sh),
+# through sudo without SETENV: the script checks its arguments (the socket
+# directory, two ports, whether to leave out the bgwriter collector) and
+# starts the exporter with an environment of its own, the queries read from
+# its standard input.  Nothing else: the test first checks, as postgres,
+# that sudo refuses the exporter itself, any other command as prometheus,
+# an environment passed or kept (LD_PRELOAD would run the caller's code as
+# prometheus, which reads /etc/default/prometheus-postgres-exporter and its
+# DATA_SOURCE_NAME), that the script refuses arguments that would make the
+# exporter read a file of the caller's naming, that no environment reaches
+# it, and that the sudoers rule of earlier versions (SETENV) is gone.
 use strict;
 use warnings;
 
 use File::Basename qw(dirname);
-use File::Copy qw(copy);
 use File::Temp;
 use HTTP::Tiny;
 use IPC::Run;
@@ -29,13 +39,81 @@ my $exporter = '/usr/bin/prometheus-postgres-exporter';
 plan skip_all => "$exporter is not installed (Debian package prometheus-postgres-exporter)"
   unless -x $exporter;
 plan skip_all => "libfaketime is not installed" unless -e $UidTap::LIBFAKETIME;
-# as Debian's unit does: User=prometheus
-my @as_prometheus = ('sudo', '-n', '-u', 'prometheus');
-if (system(@as_prometheus, $exporter, '--version') != 0)
+# as Debian's unit does: User=prometheus, through the one script test/deps.sh
+# lets postgres run as prometheus
+my $launcher = '/usr/local/lib/uid-test/exporter';
+my @sudo = ('sudo', '-n', '-u', 'prometheus');
+
+# Runs a command with no input; returns its exit status, stderr and stdout.
+sub run_status
 {
-	my $why = "this user may not run $exporter as prometheus (sudo; test/deps.sh sets it up)";
+	my ($env, @cmd) = @_;
+	my ($out, $err) = ('', '');
+	local %ENV = (%ENV, %$env);
+	IPC::Run::run(\@cmd, '<', \'', '>', \$out, '2>', \$err);
+	return ($? >> 8, $err, $out);
+}
+
+# the script without arguments: sudo runs it, and it refuses (usage, 2)
+my ($probe) = run_status({}, @sudo, $launcher);
+if ($probe != 2)
+{
+	my $why = "this user may not run $launcher as prometheus (sudo; test/deps.sh sets it up)";
 	die $why if $ENV{UID_REQUIRE_ENGINES};
 	plan skip_all => $why;
+}
+
+# What the postgres OS user may do as prometheus: run the script, nothing else
+ok(!-e '/etc/sudoers.d/uid-test-exporter',
+	'the sudoers rule of earlier versions (the exporter with SETENV) is gone');
+my $preload = $UidTap::LIBFAKETIME;
+my $secret = '/etc/default/prometheus-postgres-exporter';
+for my $refused (
+	[ 'the exporter itself', {}, [ @sudo, $exporter, '--version' ] ],
+	[ 'the exporter through env', {}, [ @sudo, 'env', "LD_PRELOAD=$preload", $exporter, '--version' ] ],
+	[ 'another command', {}, [ @sudo, 'cat', $secret ] ],
+	[ 'LD_PRELOAD set on the command line', {}, [ @sudo, "LD_PRELOAD=$preload", $launcher ] ],
+	[ 'the environment kept (-E)', {}, [ 'sudo', '-n', '-E', '-u', 'prometheus', $launcher ] ],
+	[ "an exporter's setting kept (--preserve-env)",
+		{ PG_EXPORTER_EXTEND_QUERY_PATH => $secret },
+		[ 'sudo', '-n', '--preserve-env=PG_EXPORTER_EXTEND_QUERY_PATH', '-u', 'prometheus', $launcher ] ])
+{
+	my ($what, $env, $cmd) = @$refused;
+	my ($status, $err) = run_status($env, @$cmd);
+	ok($status == 1 && $err =~ /^sudo: /m, "sudo refuses $what as prometheus")
+	  or diag("exit status $status: $err");
+}
+my (undef, undef, $listed_out) = run_status({}, 'sudo', '-n', '-l');
+like($listed_out, qr{\(prometheus\) NOPASSWD: \Q$launcher\E$}m, 'sudo -l lists the script as prometheus');
+my ($commands) = $listed_out =~ /may run the following commands[^\n]*\n(.*)/s;
+is(scalar(grep { /\S/ } split /\n/, $commands // ''), 1, 'and nothing else')
+  or diag($listed_out);
+unlike($listed_out, qr/(?<!NO)SETENV|env_keep|!env_reset/,
+	'and no SETENV, env_keep or !env_reset applies to this user')
+  or diag($listed_out);
+for my $bad (
+	[ 'a file to read', '--extend.query-path=/etc/default/prometheus-postgres-exporter', '5432', '9187' ],
+	[ 'a connection keyword', '/tmp sslrootcert=/etc/default/prometheus-postgres-exporter', '5432', '9187' ],
+	[ 'a relative socket directory', 'tmp', '5432', '9187' ],
+	[ 'a port that is not a number', '/tmp', '5432 host=/etc', '9187' ],
+	[ 'a privileged listen port', '/tmp', '5432', '80' ],
+	[ 'a flag of its own', '/tmp', '5432', '9187', '--extend.query-path=/etc/default/prometheus-postgres-exporter' ],
+	[ 'a fifth argument', '/tmp', '5432', '9187', 'no-bgwriter', '--web.config.file=/etc/shadow' ])
+{
+	my ($what, @args) = @$bad;
+	my ($status, $err) = run_status({}, @sudo, $launcher, @args);
+	ok($status == 2 && $err =~ /usage:/, "the script refuses $what")
+	  or diag("exit status $status: $err");
+}
+# the caller's LD_PRELOAD does not reach the script, kept or not (sudo drops
+# it; ld.so would say that it cannot preload a file that does not exist)
+for my $keep ([], ['--preserve-env=LD_PRELOAD'])
+{
+	my ($status, $err) = run_status({ LD_PRELOAD => '/nonexistent/uid-test.so' },
+		'sudo', '-n', @$keep, '-u', 'prometheus', $launcher);
+	ok($status == 2 && $err =~ /usage:/ && $err !~ /ld\.so|LD_PRELOAD/,
+		"the caller's LD_PRELOAD does not reach the script (" . (@$keep ? "@$keep" : 'not kept') . ')')
+	  or diag("exit status $status: $err");
 }
 
 my $queries = dirname(__FILE__) . '/../../monitoring/uid-queries.yml';
@@ -88,25 +166,20 @@ cmp_ok($waits,    '>=', 1, 'uid_stats counted the clock wait');
 cmp_ok($refusals, '>=', 1, 'uid_stats counted the refusal');
 
 # the exporter as /etc/default/prometheus-postgres-exporter sets it up in
-# the docs: the queries file where the prometheus user reads it, the DSN of
-# the docs (its socket directory and port are this server's), ARGS with
-# --extend.query-path; only the listen address and the log level are the
-# test's, and on 17 and later --no-collector.bgwriter, as the docs say
-my $queries_installed = "$sockdir/uid-queries.yml";
-copy($queries, $queries_installed) or die "copy $queries: $!";
-chmod 0644, $queries_installed or die $!;
+# the docs: the DSN of the docs (test/exporter.sh puts this server's socket
+# directory and port in it), ARGS with --extend.query-path (the script's
+# private copy of monitoring/uid-queries.yml, given on its standard input);
+# only the listen address and the log level are the test's, and on 17 and
+# later --no-collector.bgwriter, as the docs say
 my $port = PostgreSQL::Test::Cluster::get_free_port();
-my $dsn = sprintf('user=prometheus host=%s port=%d dbname=postgres', $sockdir, $node->port);
 my $major = $node->safe_psql('postgres', q{SELECT current_setting('server_version_num')::int / 10000});
 my ($out, $err) = ('', '');
 my $h = IPC::Run::start(
 	[
-		@as_prometheus, "DATA_SOURCE_NAME=$dsn", $exporter,
-		"--extend.query-path=$queries_installed",
-		($major >= 17 ? ('--no-collector.bgwriter') : ()),
-		"--web.listen-address=127.0.0.1:$port", '--log.level=warn'
+		@sudo, $launcher, $sockdir, $node->port, $port,
+		($major >= 17 ? ('no-bgwriter') : ())
 	],
-	'>', \$out, '2>', \$err);
+	'<', $queries, '>', \$out, '2>', \$err);
 # a test that dies still stops the exporter (sudo passes the signal on)
 END { eval { $h->signal('TERM'); $h->finish } if $h && $h->pumpable; }
 

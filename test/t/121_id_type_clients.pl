@@ -60,6 +60,10 @@ skip_unless_installed(@missing);
 
 my $node = uid_node('id_type_clients', 'uid.worker_id' => 7, 'listen_addresses' => '127.0.0.1');
 $node->start;
+# the clients read text in the server's encoding: UTF8 whatever the caller's
+# LANG and LC_* (test/t/UidCluster.pm; with none set, initdb alone would
+# make SQL_ASCII, and psycopg 3 would return bytes for text)
+is($node->safe_psql('postgres', 'SHOW server_encoding'), 'UTF8', 'the server is UTF8');
 my $port = $node->port;
 my $id_type = $baseline ? 'bigint' : 'uid';
 $node->safe_psql('postgres', qq{

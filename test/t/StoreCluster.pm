@@ -130,7 +130,7 @@ bootstrap:
         wal_receiver_timeout: 0
 $extra  initdb:
     - encoding: UTF8
-    - no-locale
+    - locale: C.UTF-8
   pg_hba:
     - local all all trust
     - host all all 127.0.0.1/32 trust

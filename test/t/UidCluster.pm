@@ -37,7 +37,14 @@
 #                      $ENV{INITDB_TEMPLATE} where initdb would run without
 #                      options, as PostgreSQL 17 and later do by themselves
 #                      (test/run.sh makes it): initdb cost about 1.6 s of
-#                      CPU, the copy 0.3 s.
+#                      CPU, the copy 0.3 s.  Where initdb runs, it runs
+#                      with --encoding=UTF8 --locale=C.UTF-8 before the
+#                      test's own options, as test/run.sh makes the
+#                      template: every node is UTF8 with the locale
+#                      C.UTF-8 whatever the caller's LANG and LC_* (without
+#                      them, initdb takes the locale from the environment,
+#                      and with none set, C and SQL_ASCII, in which the
+#                      clients of TAP 122 get bytes for text).
 package UidCluster;
 
 use strict;
@@ -254,31 +261,36 @@ for my $name (qw(stop restart kill9 teardown_node))
 	};
 }
 
+# Where initdb runs, the encoding and locale test/run.sh gives the template
+# (a test's own options come after them, and so win).
+my @initdb_locale = ('--encoding=UTF8', '--locale=C.UTF-8');
+
 # PostgreSQL 17 and later copy the template themselves.
-if (!grep { /INITDB_TEMPLATE/ }
-	split /\n/, PostgreSQL::Test::Utils::slurp_file($INC{'PostgreSQL/Test/Cluster.pm'}))
-{
-	*PostgreSQL::Test::Cluster::init = sub {
-		my ($self, %params) = @_;
-		return $plain_init->(@_)
-		  if $params{force_initdb}
-		  || defined $params{extra}
-		  || !defined $ENV{INITDB_TEMPLATE}
-		  || defined $ENV{PG_TEST_INITDB_EXTRA_OPTS};
-		my $pgdata = $self->data_dir;
-		my $system_or_bail = \&PostgreSQL::Test::Utils::system_or_bail;
-		# the one initdb run of init, without options: a copy instead
-		local *PostgreSQL::Test::Utils::system_or_bail = sub {
-			if (@_ == 6 && $_[0] eq 'initdb' && $_[1] eq '-D' && $_[2] eq $pgdata
-				&& "@_[3..5]" eq '-A trust -N')
-			{
-				note('initializing database system by copying initdb template');
-				return $system_or_bail->('cp', '-RPp', $ENV{INITDB_TEMPLATE}, $pgdata);
-			}
-			return $system_or_bail->(@_);
-		};
-		return $plain_init->(@_);
+my $copies_template = grep { /INITDB_TEMPLATE/ }
+  split /\n/, PostgreSQL::Test::Utils::slurp_file($INC{'PostgreSQL/Test/Cluster.pm'});
+
+*PostgreSQL::Test::Cluster::init = sub {
+	my ($self, %params) = @_;
+	my $copy = !$params{force_initdb}
+	  && !defined $params{extra}
+	  && defined $ENV{INITDB_TEMPLATE}
+	  && !defined $ENV{PG_TEST_INITDB_EXTRA_OPTS};
+	return $plain_init->($self, %params, extra => [ @initdb_locale, @{ $params{extra} // [] } ])
+	  unless $copy;
+	return $plain_init->($self, %params) if $copies_template;
+	my $pgdata = $self->data_dir;
+	my $system_or_bail = \&PostgreSQL::Test::Utils::system_or_bail;
+	# the one initdb run of init, without options: a copy instead
+	local *PostgreSQL::Test::Utils::system_or_bail = sub {
+		if (@_ == 6 && $_[0] eq 'initdb' && $_[1] eq '-D' && $_[2] eq $pgdata
+			&& "@_[3..5]" eq '-A trust -N')
+		{
+			note('initializing database system by copying initdb template');
+			return $system_or_bail->('cp', '-RPp', $ENV{INITDB_TEMPLATE}, $pgdata);
+		}
+		return $system_or_bail->(@_);
 	};
-}
+	return $plain_init->($self, %params);
+};
 
 1;
