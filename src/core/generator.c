@@ -369,6 +369,19 @@ UidGeneratorRaiseFloorFrom(int64 ms, UidFloorOrigin origin)
 	(void) UidAtomicRaiseU64(&gen->state, UidMakeState(ms, UID_MAX_SEQ));
 }
 
+/*
+ * Raises the floor to ms after making the reservation cover it, durably;
+ * while uid_next()'s floor is lost (hwm.c) in memory only: nothing is
+ * issued then, and uid_advance_past() covers the state it finds.
+ */
+static void
+UidGeneratorCoverAndRaise(int64 ms, UidFloorOrigin origin)
+{
+	if (!UidHwmFloorLost(UID_HWM_UID_NEXT))
+		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
+	UidGeneratorRaiseFloorFrom(ms, origin);
+}
+
 /* The lease worker: the previous holder of the worker id issued up to ms. */
 void
 UidGeneratorRaiseFloor(int64 ms)
@@ -452,8 +465,7 @@ UidGeneratorApplyPrimaryFloor(void)
 
 	if (ms > 0)
 	{
-		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
-		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_PRIMARY);
+		UidGeneratorCoverAndRaise(ms, UID_FLOOR_PRIMARY);
 		ereport(LOG,
 				(errmsg("uid: promoted with the static worker id %d that the old primary also used; "
 						"uid_next() issues only after %s",
@@ -478,7 +490,8 @@ static void
 UidGeneratorLogWalFloor(int64 ms, int worker)
 {
 	bool		legacy;
-	bool		missing = UidHwmRestoredStatus(&legacy) == UID_HWM_NEW;
+	UidHwmStatus status = UidHwmRestoredStatus(&legacy);
+	bool		missing = status == UID_HWM_NEW || status == UID_HWM_LOST;
 
 	ereport(missing ? WARNING : LOG,
 			(errmsg("uid: uid_next() issues only after %s, the end of the reservation of worker id %d in the replayed WAL",
@@ -501,14 +514,10 @@ UidGeneratorApplyRecoveryFloor(void)
 	int64		wal_ms = UidWalFloorReplayedMs(UID_HWM_UID_NEXT, &wal_worker);
 
 	if (ms > 0 && ms <= UID_MAX_TIME)
-	{
-		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
-		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_RECOVERY);
-	}
+		UidGeneratorCoverAndRaise(ms, UID_FLOOR_RECOVERY);
 	if (wal_ms > 0 && wal_ms > (int64) pg_atomic_read_u64(&gen->floor_ms))
 	{
-		UidHwmEnsureCovers(UID_HWM_UID_NEXT, wal_ms);
-		UidGeneratorRaiseFloorFrom(wal_ms, UID_FLOOR_WAL);
+		UidGeneratorCoverAndRaise(wal_ms, UID_FLOOR_WAL);
 		UidGeneratorLogWalFloor(wal_ms, wal_worker);
 	}
 	if (!uid_worker_id_lease)
@@ -699,6 +708,9 @@ UidReserve(int want, int *got, int *worker)
 			int64		max_lag = uid_clock_max_wait_ms;
 			bool		at_floor = (last_ms == (int64) pg_atomic_read_u64(&gen->floor_ms));
 
+			/* a lost floor (UID07) says more than the clock behind it */
+			if (unlikely(UidHwmFloorLost(UID_HWM_UID_NEXT)))
+				UidHwmRefuseLost(UID_HWM_UID_NEXT);
 			if (at_floor)
 				max_lag = Max(max_lag, uid_reserve_window_ms);
 			UidClockGuard(last_ms, now, max_lag, !waited_clock,
@@ -867,6 +879,11 @@ uid_next_batch(PG_FUNCTION_ARGS)
  * id, whatever its worker id: for data restored from another server, or a
  * server whose clock was ahead.  Durable: the reservation is extended first.
  * Returns false if the generator was already past id.
+ *
+ * Where uid_next()'s floor is lost (uid.hwm missing where values were
+ * issued: UID07), id is taken as the largest value stored: the state is
+ * raised first (nothing can be issued meanwhile: the lost floor refuses),
+ * then uid_next() issues again under a reservation written to uid.hwm.
  */
 Datum
 uid_advance_past(PG_FUNCTION_ARGS)
@@ -890,7 +907,14 @@ uid_advance_past(PG_FUNCTION_ARGS)
 				 errdetail("uid_next() would refuse to issue IDs until then."),
 				 errhint("Check the ID, and this server's clock.")));
 	moved = pg_atomic_read_u64(&gen->state) < UidMakeState(ms, UID_MAX_SEQ);
-	if (moved)
+	if (UidHwmFloorLost(UID_HWM_UID_NEXT))
+	{
+		if (moved)
+			UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_ADVANCE);
+		UidHwmFloorFound(UID_HWM_UID_NEXT,
+						 Max(ms, UidStateMs(pg_atomic_read_u64(&gen->state))));
+	}
+	else if (moved)
 	{
 		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
 		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_ADVANCE);
