@@ -43,6 +43,7 @@
 #include "storage/shmem.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/guc_tables.h"
 #include "utils/timestamp.h"
 
 #include "core/clock.h"
@@ -101,9 +102,12 @@ static UidGeneratorShared *gen = NULL;
  */
 static bool recovery_floor_seen = false;
 
+static void UidGeneratorLogStart(void);
+
 static char *uid_worker_id_setting = NULL;
 static char *uid_issued_through = NULL;	/* shown by UidIssuedThroughShow */
 static int	uid_worker_id_static = 0;
+static GucSource uid_worker_id_source = PGC_S_DEFAULT;	/* where a chosen value came from */
 bool		uid_worker_id_lease = false;	/* uid.worker_id = 'lease' */
 bool		uid_worker_id_given = false;	/* set in the configuration */
 
@@ -176,7 +180,10 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 	}
 	/* the Citus and replication checks tell a chosen 0 from the default */
 	if (UidSettingFromConfiguration(source))
+	{
 		uid_worker_id_given = true;
+		uid_worker_id_source = source;
+	}
 	UidRefusalAccepted("uid.worker_id", source);
 	return true;
 }
@@ -301,6 +308,42 @@ UidGeneratorShmemInit(void)
 					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
 	UidWalFloorSetWorker(uid_worker_id_lease ? -1 : uid_worker_id_static);
 	UidGeneratorWarnLayoutEnd();
+	UidGeneratorLogStart();
+}
+
+/*
+ * At start-up (and each crash-and-restart cycle), one LOG line: the worker
+ * id in use and where it came from, and each generator's floor and where it
+ * came from, so that a setting that did not take (a refused value, a
+ * misspelled name, which PostgreSQL removes with a WARNING of its own) shows
+ * as the worker id actually used: a default is named as one.
+ */
+static void
+UidGeneratorLogStart(void)
+{
+	const UidRefusal *r = UidRefusalFirst(false);
+	char		worker[256];
+	char		floor_next[256];
+	char		floor_uuid7[256];
+
+	if (r != NULL && strcmp(r->name, "uid.worker_id") == 0)
+		snprintf(worker, sizeof(worker),
+				 "no worker id (uid.worker_id = '%s' in the configuration was refused; uid_next() issues nothing, UID02, until it is fixed)",
+				 r->value ? r->value : "");
+	else if (uid_worker_id_lease)
+		snprintf(worker, sizeof(worker),
+				 "worker id from a lease (uid.worker_id = 'lease', from the %s; the lease worker logs the id it takes)",
+				 GucSource_Names[uid_worker_id_source]);
+	else if (uid_worker_id_given)
+		snprintf(worker, sizeof(worker), "worker id %d (uid.worker_id, from the %s)",
+				 uid_worker_id_static, GucSource_Names[uid_worker_id_source]);
+	else
+		snprintf(worker, sizeof(worker), "worker id %d (the default: uid.worker_id is not set)",
+				 uid_worker_id_static);
+	UidHwmDescribeFloor(UID_HWM_UID_NEXT, floor_next, sizeof(floor_next));
+	UidHwmDescribeFloor(UID_HWM_UUID7, floor_uuid7, sizeof(floor_uuid7));
+	ereport(LOG,
+			(errmsg("uid: %s; uid_next() floor %s; uuid7() floor %s", worker, floor_next, floor_uuid7)));
 }
 
 /*

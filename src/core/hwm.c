@@ -579,6 +579,33 @@ UidHwmRestoredStatus(bool *legacy)
 }
 
 /*
+ * What generator g's floor is at start-up and where it came from, for the
+ * start-up log line (generator.c).  In the postmaster, after
+ * UidHwmShmemInit.  A recovery may raise it later, and logs that at its end.
+ */
+void
+UidHwmDescribeFloor(UidHwmGenerator g, char *buf, size_t len)
+{
+	const char *fn = g == UID_HWM_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()";
+	const char *at = timestamptz_to_str(UidUnixMsToTimestamptz(hwm->floor_ms[g] + UID_EPOCH_MS));
+
+	if (hwm->lost[g])
+		snprintf(buf, len, "unknown (%s; it refuses, UID07, unless the recovery replays a reservation, until %s gives it)",
+				 hwm->status == UID_HWM_LOST ? "uid.hwm is missing or empty, and uid.issued says values were issued"
+				 : "uid.hwm says it was lost", fn);
+	else if (hwm->status == UID_HWM_CORRUPT)
+		snprintf(buf, len, "unknown (uid.hwm is damaged; it refuses, XX001)");
+	else if (hwm->status == UID_HWM_NEW)
+		snprintf(buf, len, "none (no uid.hwm: nothing was issued in this data directory)");
+	else if (hwm->floor_ms[g] == 0)
+		snprintf(buf, len, "none (uid.hwm holds nothing issued)");
+	else if (hwm->status == UID_HWM_CLEAN)
+		snprintf(buf, len, "%s from uid.hwm (the last value before a clean shutdown)", at);
+	else
+		snprintf(buf, len, "%s from uid.hwm (its reservation: the previous run did not exit cleanly)", at);
+}
+
+/*
  * Generator o's reservation as it stands: the published one, or a larger
  * one written and awaiting the synchronous standbys.  Under the uid LWLock.
  */

@@ -37,6 +37,7 @@ extern void UidHwmShmemInit(void);
 extern int64 UidHwmRestoredFloor(UidHwmGenerator g);
 extern UidHwmStatus UidHwmRestoredStatus(bool *legacy);
 extern bool UidHwmFloorLost(UidHwmGenerator g);
+extern void UidHwmDescribeFloor(UidHwmGenerator g, char *buf, size_t len);
 extern void UidHwmFloorFound(UidHwmGenerator g, int64 ms);
 extern void UidHwmRefuseLost(UidHwmGenerator g);
 extern PGDLLIMPORT pg_atomic_uint64 *uid_hwm_reserved_ms;
