@@ -450,6 +450,9 @@ UidGeneratorFloorSource(int64 *ms)
 	uint32		origin = pg_atomic_read_u32(&gen->floor_origin);
 
 	*ms = (int64) pg_atomic_read_u64(&gen->floor_ms);
+	/* uid.hwm lost where values were issued: it refuses (UID07) */
+	if (UidHwmFloorLost(UID_HWM_UID_NEXT))
+		return "lost";
 	return origin < lengthof(names) ? names[origin] : "unknown";
 }
 

@@ -165,6 +165,7 @@ is($c2_state, 'UID07', 'c2) uid_next_batch() refuses too');
 is($c2_state, 'UID07', 'c2) uuid7() refuses too (its floor is just as unknown)');
 like($c2_err, qr/HINT:\s+Call uuid7_advance_past\(\)/, 'c2) ... naming uuid7_advance_past()');
 is($node->safe_psql('postgres', 'SELECT ids_issued FROM uid_stats'), '0', 'c2) uid_stats counts no ID issued');
+is($node->safe_psql('postgres', 'SELECT floor_source FROM uid_stats'), 'lost', 'c2) uid_stats.floor_source: lost');
 # the operator gives the largest values stored
 is($node->safe_psql('postgres', "SELECT uid_advance_past($max)"), 't',
 	'c2) uid_advance_past() with the largest stored ID');
