@@ -139,6 +139,8 @@ UidAtomicRaiseU64(pg_atomic_uint64 *a, uint64 v)
 #define ERRCODE_UID_NO_WORKER_ID		MAKE_SQLSTATE('U','I','D','0','2')
 /* The 41-bit time field cannot represent the current time. */
 #define ERRCODE_UID_LAYOUT_EXHAUSTED	MAKE_SQLSTATE('U','I','D','0','3')
+/* Values were issued here before and their floor is lost (uid.hwm): fail closed. */
+#define ERRCODE_UID_FLOOR_UNKNOWN		MAKE_SQLSTATE('U','I','D','0','7')
 
 /* ---- the clock read (clock.h has the clock guard) ---- */
 

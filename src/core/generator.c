@@ -43,6 +43,7 @@
 #include "storage/shmem.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/guc_tables.h"
 #include "utils/timestamp.h"
 
 #include "core/clock.h"
@@ -101,9 +102,12 @@ static UidGeneratorShared *gen = NULL;
  */
 static bool recovery_floor_seen = false;
 
+static void UidGeneratorLogStart(void);
+
 static char *uid_worker_id_setting = NULL;
 static char *uid_issued_through = NULL;	/* shown by UidIssuedThroughShow */
 static int	uid_worker_id_static = 0;
+static GucSource uid_worker_id_source = PGC_S_DEFAULT;	/* where a chosen value came from */
 bool		uid_worker_id_lease = false;	/* uid.worker_id = 'lease' */
 bool		uid_worker_id_given = false;	/* set in the configuration */
 
@@ -176,7 +180,10 @@ UidWorkerIdCheck(char **newval, void **extra, GucSource source)
 	}
 	/* the Citus and replication checks tell a chosen 0 from the default */
 	if (UidSettingFromConfiguration(source))
+	{
 		uid_worker_id_given = true;
+		uid_worker_id_source = source;
+	}
 	UidRefusalAccepted("uid.worker_id", source);
 	return true;
 }
@@ -301,6 +308,42 @@ UidGeneratorShmemInit(void)
 					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
 	UidWalFloorSetWorker(uid_worker_id_lease ? -1 : uid_worker_id_static);
 	UidGeneratorWarnLayoutEnd();
+	UidGeneratorLogStart();
+}
+
+/*
+ * At start-up (and each crash-and-restart cycle), one LOG line: the worker
+ * id in use and where it came from, and each generator's floor and where it
+ * came from, so that a setting that did not take (a refused value, a
+ * misspelled name, which PostgreSQL removes with a WARNING of its own) shows
+ * as the worker id actually used: a default is named as one.
+ */
+static void
+UidGeneratorLogStart(void)
+{
+	const UidRefusal *r = UidRefusalFirst(false);
+	char		worker[256];
+	char		floor_next[256];
+	char		floor_uuid7[256];
+
+	if (r != NULL && strcmp(r->name, "uid.worker_id") == 0)
+		snprintf(worker, sizeof(worker),
+				 "no worker id (uid.worker_id = '%s' in the configuration was refused; uid_next() issues nothing, UID02, until it is fixed)",
+				 r->value ? r->value : "");
+	else if (uid_worker_id_lease)
+		snprintf(worker, sizeof(worker),
+				 "worker id from a lease (uid.worker_id = 'lease', from the %s; the lease worker logs the id it takes)",
+				 GucSource_Names[uid_worker_id_source]);
+	else if (uid_worker_id_given)
+		snprintf(worker, sizeof(worker), "worker id %d (uid.worker_id, from the %s)",
+				 uid_worker_id_static, GucSource_Names[uid_worker_id_source]);
+	else
+		snprintf(worker, sizeof(worker), "worker id %d (the default: uid.worker_id is not set)",
+				 uid_worker_id_static);
+	UidHwmDescribeFloor(UID_HWM_UID_NEXT, floor_next, sizeof(floor_next));
+	UidHwmDescribeFloor(UID_HWM_UUID7, floor_uuid7, sizeof(floor_uuid7));
+	ereport(LOG,
+			(errmsg("uid: %s; uid_next() floor %s; uuid7() floor %s", worker, floor_next, floor_uuid7)));
 }
 
 /*
@@ -369,6 +412,19 @@ UidGeneratorRaiseFloorFrom(int64 ms, UidFloorOrigin origin)
 	(void) UidAtomicRaiseU64(&gen->state, UidMakeState(ms, UID_MAX_SEQ));
 }
 
+/*
+ * Raises the floor to ms after making the reservation cover it, durably;
+ * while uid_next()'s floor is lost (hwm.c) in memory only: nothing is
+ * issued then, and uid_advance_past() covers the state it finds.
+ */
+static void
+UidGeneratorCoverAndRaise(int64 ms, UidFloorOrigin origin)
+{
+	if (!UidHwmFloorLost(UID_HWM_UID_NEXT))
+		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
+	UidGeneratorRaiseFloorFrom(ms, origin);
+}
+
 /* The lease worker: the previous holder of the worker id issued up to ms. */
 void
 UidGeneratorRaiseFloor(int64 ms)
@@ -394,6 +450,9 @@ UidGeneratorFloorSource(int64 *ms)
 	uint32		origin = pg_atomic_read_u32(&gen->floor_origin);
 
 	*ms = (int64) pg_atomic_read_u64(&gen->floor_ms);
+	/* uid.hwm lost where values were issued: it refuses (UID07) */
+	if (UidHwmFloorLost(UID_HWM_UID_NEXT))
+		return "lost";
 	return origin < lengthof(names) ? names[origin] : "unknown";
 }
 
@@ -452,8 +511,7 @@ UidGeneratorApplyPrimaryFloor(void)
 
 	if (ms > 0)
 	{
-		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
-		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_PRIMARY);
+		UidGeneratorCoverAndRaise(ms, UID_FLOOR_PRIMARY);
 		ereport(LOG,
 				(errmsg("uid: promoted with the static worker id %d that the old primary also used; "
 						"uid_next() issues only after %s",
@@ -478,7 +536,8 @@ static void
 UidGeneratorLogWalFloor(int64 ms, int worker)
 {
 	bool		legacy;
-	bool		missing = UidHwmRestoredStatus(&legacy) == UID_HWM_NEW;
+	UidHwmStatus status = UidHwmRestoredStatus(&legacy);
+	bool		missing = status == UID_HWM_NEW || status == UID_HWM_LOST;
 
 	ereport(missing ? WARNING : LOG,
 			(errmsg("uid: uid_next() issues only after %s, the end of the reservation of worker id %d in the replayed WAL",
@@ -501,14 +560,10 @@ UidGeneratorApplyRecoveryFloor(void)
 	int64		wal_ms = UidWalFloorReplayedMs(UID_HWM_UID_NEXT, &wal_worker);
 
 	if (ms > 0 && ms <= UID_MAX_TIME)
-	{
-		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
-		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_RECOVERY);
-	}
+		UidGeneratorCoverAndRaise(ms, UID_FLOOR_RECOVERY);
 	if (wal_ms > 0 && wal_ms > (int64) pg_atomic_read_u64(&gen->floor_ms))
 	{
-		UidHwmEnsureCovers(UID_HWM_UID_NEXT, wal_ms);
-		UidGeneratorRaiseFloorFrom(wal_ms, UID_FLOOR_WAL);
+		UidGeneratorCoverAndRaise(wal_ms, UID_FLOOR_WAL);
 		UidGeneratorLogWalFloor(wal_ms, wal_worker);
 	}
 	if (!uid_worker_id_lease)
@@ -699,6 +754,9 @@ UidReserve(int want, int *got, int *worker)
 			int64		max_lag = uid_clock_max_wait_ms;
 			bool		at_floor = (last_ms == (int64) pg_atomic_read_u64(&gen->floor_ms));
 
+			/* a lost floor (UID07) says more than the clock behind it */
+			if (unlikely(UidHwmFloorLost(UID_HWM_UID_NEXT)))
+				UidHwmRefuseLost(UID_HWM_UID_NEXT);
 			if (at_floor)
 				max_lag = Max(max_lag, uid_reserve_window_ms);
 			UidClockGuard(last_ms, now, max_lag, !waited_clock,
@@ -867,6 +925,11 @@ uid_next_batch(PG_FUNCTION_ARGS)
  * id, whatever its worker id: for data restored from another server, or a
  * server whose clock was ahead.  Durable: the reservation is extended first.
  * Returns false if the generator was already past id.
+ *
+ * Where uid_next()'s floor is lost (uid.hwm missing where values were
+ * issued: UID07), id is taken as the largest value stored: the state is
+ * raised first (nothing can be issued meanwhile: the lost floor refuses),
+ * then uid_next() issues again under a reservation written to uid.hwm.
  */
 Datum
 uid_advance_past(PG_FUNCTION_ARGS)
@@ -890,7 +953,14 @@ uid_advance_past(PG_FUNCTION_ARGS)
 				 errdetail("uid_next() would refuse to issue IDs until then."),
 				 errhint("Check the ID, and this server's clock.")));
 	moved = pg_atomic_read_u64(&gen->state) < UidMakeState(ms, UID_MAX_SEQ);
-	if (moved)
+	if (UidHwmFloorLost(UID_HWM_UID_NEXT))
+	{
+		if (moved)
+			UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_ADVANCE);
+		UidHwmFloorFound(UID_HWM_UID_NEXT,
+						 Max(ms, UidStateMs(pg_atomic_read_u64(&gen->state))));
+	}
+	else if (moved)
 	{
 		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
 		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_ADVANCE);

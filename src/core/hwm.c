@@ -41,14 +41,22 @@
  * file of 1 to 31 bytes could only come from such a first write too, but is
  * still read as damaged: it is no state the code meant to leave.
  *
- * A missing (or empty) file where values were issued before is logged with a
- * WARNING: the first successful write in a data directory also creates
- * uid.issued, a marker that is never removed, so the two together say "this
- * data directory issued values, and its floors are gone" (an operator's
- * removal, a copy that left the file out).  A new data directory (initdb
- * and a restore, pg_upgrade) has neither, and is not told apart from a new
- * server.  The other floors (a recovery's, a lease's previous holder's, an
- * old primary's) apply either way.
+ * A missing (or empty) file where values were issued before fails closed:
+ * the first successful write in a data directory also creates uid.issued, a
+ * marker that is never removed, so the two together say "this data
+ * directory issued values, and its floors are gone" (an operator's removal,
+ * a copy that left the file out).  Each generator's floor is then lost
+ * (hwm->lost[g]) unless the recovery of this start replayed a reservation of
+ * it from the WAL (UidHwmApplyWalCover: every value is issued under a
+ * reservation flushed to the WAL, and one is written again after each
+ * checkpoint), and a lost generator refuses (UID07, UidHwmRefuseLost) until
+ * uid_advance_past() or uuid7_advance_past() gives the largest value stored
+ * (UidHwmFloorFound).  The loss is durable: while a generator's floor is
+ * lost, every record written says so (UID_HWM_FLAG_LOST), so that a restart
+ * keeps refusing.  A new data directory (initdb and a restore, pg_upgrade)
+ * has neither file, and is not told apart from a new server.  The other
+ * floors (a recovery's, a lease's previous holder's, an old primary's)
+ * apply either way.
  *
  * Shared state and its guards:
  *	reserved_ms[g]		atomics; read lock-free on every call, only raised, and
@@ -58,6 +66,9 @@
  *	floor_ms[g], status, legacy
  *						written once by the postmaster at shared-memory init,
  *						read-only afterwards.
+ *	lost[g]				set by the postmaster at shared-memory init, cleared
+ *						(never set again) under the uid LWLock; read without
+ *						it, where a stale true only refuses once more.
  *	dir_synced, issued_marked
  *						written under the uid LWLock (or by the postmaster at
  *						start-up and exit).
@@ -81,6 +92,7 @@
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "utils/guc.h"
+#include "utils/timestamp.h"
 
 #include "core/hwm.h"
 #include "core/stats.h"
@@ -93,6 +105,10 @@
 #define UID_HWM_VERSION_SHARED	1	/* uid 1.0, 1.1: one mark for both */
 #define UID_HWM_VERSION		2		/* one mark per generator */
 #define UID_HWM_RECORD_SIZE	32
+
+/* The flags of a version 2 record. */
+#define UID_HWM_FLAG_CLEAN		0x1	/* exact last issued times, at clean exit */
+#define UID_HWM_FLAG_LOST(g)	(0x2 << (g))	/* generator g's floor is unknown */
 
 /* Version 1: written by uid 1.0 and 1.1; read only. */
 typedef struct UidHwmRecordV1
@@ -112,7 +128,7 @@ typedef struct UidHwmRecord
 	uint32		magic;
 	uint32		version;
 	int64		ms[UID_HWM_GENERATORS];	/* ms since the uid epoch, per generator */
-	uint32		clean;			/* 1: exact last issued times written at clean exit */
+	uint32		flags;			/* UID_HWM_FLAG_* */
 	pg_crc32c	crc;			/* of the fields above */
 } UidHwmRecord;
 
@@ -127,6 +143,7 @@ typedef struct UidHwmShared
 	int64		floor_ms[UID_HWM_GENERATORS];
 	UidHwmStatus status;
 	bool		legacy;			/* the floors come from a version 1 record */
+	bool		lost[UID_HWM_GENERATORS];	/* floor unknown: refuse (UID07) */
 	bool		dir_synced;		/* directory entry of the file is durable */
 	bool		issued_marked;	/* UID_ISSUED_FILE exists, durably */
 	int64		pending_ms[UID_HWM_GENERATORS];	/* written, awaiting standbys */
@@ -186,7 +203,7 @@ UidHwmMsValid(int64 ms)
  * it cannot be trusted.
  */
 static bool
-UidHwmDecode(const char *buf, int64 *ms, bool *clean, bool *legacy)
+UidHwmDecode(const char *buf, int64 *ms, bool *clean, bool *legacy, bool *lost)
 {
 	UidHwmRecordV1 v1;
 	UidHwmRecord v2;
@@ -215,8 +232,9 @@ UidHwmDecode(const char *buf, int64 *ms, bool *clean, bool *legacy)
 		if (!UidHwmMsValid(v2.ms[g]))
 			return false;
 		ms[g] = v2.ms[g];
+		lost[g] = (v2.flags & UID_HWM_FLAG_LOST(g)) != 0;
 	}
-	*clean = v2.clean != 0;
+	*clean = (v2.flags & UID_HWM_FLAG_CLEAN) != 0;
 	*legacy = false;
 	return true;
 }
@@ -254,7 +272,7 @@ UidHwmRead(void)
 						   "so no value was issued under it; uid_next() and uuid7() start as on a new server.")));
 		return UID_HWM_NEW;
 	}
-	if (n != sizeof(buf) || !UidHwmDecode(buf, hwm->floor_ms, &clean, &hwm->legacy))
+	if (n != sizeof(buf) || !UidHwmDecode(buf, hwm->floor_ms, &clean, &hwm->legacy, hwm->lost))
 	{
 		ereport(LOG,
 				(errcode(ERRCODE_DATA_CORRUPTED),
@@ -299,23 +317,142 @@ UidHwmMarkIssued(void)
 /*
  * At start-up, when uid.hwm is missing or empty: if uid.issued says values
  * were issued in this data directory, the floors of the earlier runs are
- * gone; say so loudly.
+ * gone; both generators' floors are lost until a reservation replayed from
+ * the WAL covers them (UidHwmApplyWalCover) or an operator gives the
+ * largest value stored (UidHwmFloorFound).
  */
-static void
-UidHwmWarnIfIssuedBefore(void)
+static UidHwmStatus
+UidHwmCheckIssuedBefore(void)
 {
 	if (access(UID_ISSUED_FILE, F_OK) != 0)
-		return;
+		return UID_HWM_NEW;
 	hwm->issued_marked = true;
+	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+		hwm->lost[g] = true;
 	ereport(WARNING,
 			(errmsg("uid: high-water mark file \"%s\" is missing or empty, but \"%s\" says values were issued in this data directory before",
 					UID_HWM_FILE, UID_ISSUED_FILE),
-			 errdetail("uid_next() and uuid7() start from the clock, without the floors of the earlier runs: "
-					   "with a clock behind the last value issued before, they could issue values again."),
-			 errhint("Unless the file was removed on purpose with the clock past the last value issued, "
-					 "stop the server and put back \"%s\" (from where it went), "
+			 errdetail("uid_next() and uuid7() refuse to issue (SQLSTATE UID07) unless the recovery of this start "
+					   "replays a reservation of time from the WAL: with a clock behind the last value issued before, "
+					   "they could issue values again."),
+			 errhint("Stop the server and put back \"%s\" (from where it went), "
 					 "or call uid_advance_past() and uuid7_advance_past() with the largest values stored.",
 					 UID_HWM_FILE)));
+	return UID_HWM_LOST;
+}
+
+/* The name of generator g's SQL function, for messages. */
+static const char *
+UidHwmGeneratorName(int g)
+{
+	return g == UID_HWM_UID_NEXT ? "uid_next()" : "uuid7()";
+}
+
+/*
+ * Once the recovery of this start has ended: each generator of which it
+ * replayed a reservation from the WAL has a floor again, since that bounds
+ * every value issued before (wal_floor.c), so a uid.hwm found missing at
+ * this start no longer leaves it unknown.  Every generator at once, before
+ * any write of uid.hwm (which records the floors still lost).  A floor that
+ * a record of uid.hwm says is lost stays lost: the reservations written
+ * since do not cover it.  Under the uid LWLock, or in the postmaster at
+ * exit.
+ */
+static void
+UidHwmApplyWalCover(void)
+{
+	int			worker;
+
+	if (hwm->status != UID_HWM_LOST || GetRecoveryState() != RECOVERY_STATE_DONE)
+		return;
+	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+		if (hwm->lost[g] && UidWalFloorReplayedMs(g, &worker) > 0)
+			hwm->lost[g] = false;
+}
+
+/*
+ * Whether generator g's floor is lost (uid.hwm missing where values were
+ * issued, no replayed reservation covering it): it refuses until
+ * UidHwmFloorFound.
+ */
+bool
+UidHwmFloorLost(UidHwmGenerator g)
+{
+	if (hwm == NULL || !hwm->lost[g])
+		return false;
+	LWLockAcquire(hwm->lock, LW_EXCLUSIVE);
+	UidHwmApplyWalCover();
+	LWLockRelease(hwm->lock);
+	return hwm->lost[g];
+}
+
+/*
+ * An operator gave the largest value of generator g stored (uid_advance_past,
+ * uuid7_advance_past), and the caller has already raised g's state past it:
+ * g issues again, under a reservation covering ms (ms since the uid epoch)
+ * and the clock, written to uid.hwm now, so that a restart does not refuse
+ * again.
+ */
+void
+UidHwmFloorFound(UidHwmGenerator g, int64 ms)
+{
+	int64		now = UidClockNowUnixMs() - UID_EPOCH_MS;
+
+	if (!UidHwmFloorLost(g))
+		return;
+	LWLockAcquire(hwm->lock, LW_EXCLUSIVE);
+	hwm->lost[g] = false;
+	LWLockRelease(hwm->lock);
+	ms = Min(Max(ms, now), UID_MAX_TIME);
+	if (ms >= 0)
+		UidHwmEnsureCovers(g, ms);
+	ereport(LOG,
+			(errmsg("uid: %s issues again: its floor, lost with \"%s\", was given by %s",
+					UidHwmGeneratorName(g), UID_HWM_FILE,
+					g == UID_HWM_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()")));
+}
+
+/*
+ * The UID07 error of a generator whose floor is lost.  The hint names the
+ * latest time this server does know of: the last replayed commit, a
+ * replayed reservation (of the other generator), or the clock.
+ */
+void
+UidHwmRefuseLost(UidHwmGenerator g)
+{
+	int64		known = UidClockNowUnixMs();
+	const char *source = "this server's clock";
+	int64		replayed = UidLastReplayedUnixMs();
+	int			worker;
+
+	if (replayed > known)
+	{
+		known = replayed;
+		source = "the commit time of the last transaction replayed";
+	}
+	for (int o = 0; o < UID_HWM_GENERATORS; o++)
+	{
+		int64		wal_ms = UidWalFloorReplayedMs(o, &worker);
+
+		if (wal_ms > 0 && wal_ms + UID_EPOCH_MS > known)
+		{
+			known = wal_ms + UID_EPOCH_MS;
+			source = o == UID_HWM_UID_NEXT ? "uid_next()'s reservation in the replayed WAL"
+				: "uuid7()'s reservation in the replayed WAL";
+		}
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_UID_FLOOR_UNKNOWN),
+			 errmsg("%s cannot know that new values are above those issued before: \"%s\" is missing",
+					UidHwmGeneratorName(g), UID_HWM_FILE),
+			 errdetail("\"%s\" says values were issued in this data directory, and no reservation of time "
+					   "replayed from the WAL covers %s.",
+					   UID_ISSUED_FILE, UidHwmGeneratorName(g)),
+			 errhint("Call %s with the largest value stored (%s then issues above it), or stop the server "
+					 "and put back \"%s\".  The latest time this server knows of is %s (%s).",
+					 g == UID_HWM_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()",
+					 UidHwmGeneratorName(g), UID_HWM_FILE,
+					 timestamptz_to_str(UidUnixMsToTimestamptz(known)), source)));
 }
 
 /*
@@ -335,7 +472,10 @@ UidHwmWrite(const int64 *ms, bool clean, int elevel)
 	rec.version = UID_HWM_VERSION;
 	for (int g = 0; g < UID_HWM_GENERATORS; g++)
 		rec.ms[g] = ms[g];
-	rec.clean = clean ? 1 : 0;
+	rec.flags = clean ? UID_HWM_FLAG_CLEAN : 0;
+	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+		if (hwm->lost[g])
+			rec.flags |= UID_HWM_FLAG_LOST(g);
 	rec.crc = UidHwmCrc(&rec, offsetof(UidHwmRecord, crc));
 
 	fd = open(UID_HWM_FILE, O_RDWR | O_CREAT | PG_BINARY, pg_file_create_mode);
@@ -392,13 +532,23 @@ UidHwmShmemInit(void)
 	{
 		hwm->floor_ms[g] = 0;
 		hwm->pending_ms[g] = 0;
+		hwm->lost[g] = false;
 	}
 	hwm->pending_lsn = InvalidXLogRecPtr;
 	hwm->status = UidHwmRead();
 	if (hwm->status == UID_HWM_NEW)
-		UidHwmWarnIfIssuedBefore();
+		hwm->status = UidHwmCheckIssuedBefore();
 	else
+	{
 		hwm->issued_marked = access(UID_ISSUED_FILE, F_OK) == 0;
+		for (int g = 0; g < UID_HWM_GENERATORS; g++)
+			if (hwm->lost[g])
+				ereport(WARNING,
+						(errmsg("uid: \"%s\" says that the floor of %s was lost and not yet given back; it refuses to issue (SQLSTATE UID07)",
+								UID_HWM_FILE, UidHwmGeneratorName(g)),
+						 errhint("Call %s with the largest value stored.",
+								 g == UID_HWM_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()")));
+	}
 	for (int g = 0; g < UID_HWM_GENERATORS; g++)
 		pg_atomic_init_u64(&hwm->reserved_ms[g], (uint64) hwm->floor_ms[g]);
 
@@ -426,6 +576,33 @@ UidHwmRestoredStatus(bool *legacy)
 {
 	*legacy = hwm->legacy;
 	return hwm->status;
+}
+
+/*
+ * What generator g's floor is at start-up and where it came from, for the
+ * start-up log line (generator.c).  In the postmaster, after
+ * UidHwmShmemInit.  A recovery may raise it later, and logs that at its end.
+ */
+void
+UidHwmDescribeFloor(UidHwmGenerator g, char *buf, size_t len)
+{
+	const char *fn = g == UID_HWM_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()";
+	const char *at = timestamptz_to_str(UidUnixMsToTimestamptz(hwm->floor_ms[g] + UID_EPOCH_MS));
+
+	if (hwm->lost[g])
+		snprintf(buf, len, "unknown (%s; it refuses, UID07, unless the recovery replays a reservation, until %s gives it)",
+				 hwm->status == UID_HWM_LOST ? "uid.hwm is missing or empty, and uid.issued says values were issued"
+				 : "uid.hwm says it was lost", fn);
+	else if (hwm->status == UID_HWM_CORRUPT)
+		snprintf(buf, len, "unknown (uid.hwm is damaged; it refuses, XX001)");
+	else if (hwm->status == UID_HWM_NEW)
+		snprintf(buf, len, "none (no uid.hwm: nothing was issued in this data directory)");
+	else if (hwm->floor_ms[g] == 0)
+		snprintf(buf, len, "none (uid.hwm holds nothing issued)");
+	else if (hwm->status == UID_HWM_CLEAN)
+		snprintf(buf, len, "%s from uid.hwm (the last value before a clean shutdown)", at);
+	else
+		snprintf(buf, len, "%s from uid.hwm (its reservation: the previous run did not exit cleanly)", at);
 }
 
 /*
@@ -457,7 +634,7 @@ UidHwmNextTarget(UidHwmGenerator g, int64 ms, int64 *target)
 		 * when it is about to need it, by the clock, never by g's time: so
 		 * g far ahead of the clock leaves the other's floor alone.
 		 */
-		if (o != (int) g && now >= 0 && now + uid_reserve_window_ms / 2 > target[o])
+		if (o != (int) g && !hwm->lost[o] && now >= 0 && now + uid_reserve_window_ms / 2 > target[o])
 			target[o] = Min(now + uid_reserve_window_ms, UID_MAX_TIME);
 	}
 	target[g] = Max(target[g], Min(ms + uid_reserve_window_ms, UID_MAX_TIME));
@@ -501,7 +678,10 @@ UidHwmEnsureCovers(UidHwmGenerator g, int64 ms)
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("uid high-water mark file \"%s\" is damaged", UID_HWM_FILE),
 				 errdetail("Without it uid_next() and uuid7() cannot prove that a new value is later than every value issued before."),
-				 errhint("Stop the server, make sure the clock is past the last ID issued, remove the file, and start again.")));
+				 errhint("Stop the server, remove the file, start it again, and call uid_advance_past() and "
+						 "uuid7_advance_past() with the largest values stored.")));
+	if (unlikely(hwm->lost[g]) && UidHwmFloorLost(g))
+		UidHwmRefuseLost(g);
 
 	if (must)
 		LWLockAcquire(hwm->lock, LW_EXCLUSIVE);
@@ -590,9 +770,11 @@ UidHwmShutdown(const int64 *last_ms)
 
 	if (hwm == NULL || hwm->status == UID_HWM_CORRUPT)
 		return;
+	UidHwmApplyWalCover();
 	for (int g = 0; g < UID_HWM_GENERATORS; g++)
-		exact[g] = Max(Min(last_ms[g], (int64) pg_atomic_read_u64(&hwm->reserved_ms[g])),
-					   hwm->floor_ms[g]);
+		exact[g] = hwm->lost[g] ? hwm->floor_ms[g] :
+			Max(Min(last_ms[g], (int64) pg_atomic_read_u64(&hwm->reserved_ms[g])),
+				hwm->floor_ms[g]);
 	(void) UidHwmWrite(exact, true, LOG);
 }
 

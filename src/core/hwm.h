@@ -24,6 +24,8 @@ typedef enum UidHwmGenerator
 typedef enum UidHwmStatus
 {
 	UID_HWM_NEW,				/* no file, or an empty one: nothing issued under it */
+	UID_HWM_LOST,				/* no file, or an empty one, where uid.issued says
+								 * values were issued: the floors are unknown */
 	UID_HWM_CLEAN,				/* the previous run exited cleanly */
 	UID_HWM_RESERVED,			/* the previous run crashed: floors are its reservations */
 	UID_HWM_CORRUPT				/* the file cannot be trusted: refuse to generate */
@@ -34,6 +36,10 @@ extern Size UidHwmShmemSize(void);
 extern void UidHwmShmemInit(void);
 extern int64 UidHwmRestoredFloor(UidHwmGenerator g);
 extern UidHwmStatus UidHwmRestoredStatus(bool *legacy);
+extern bool UidHwmFloorLost(UidHwmGenerator g);
+extern void UidHwmDescribeFloor(UidHwmGenerator g, char *buf, size_t len);
+extern void UidHwmFloorFound(UidHwmGenerator g, int64 ms);
+extern void UidHwmRefuseLost(UidHwmGenerator g);
 extern PGDLLIMPORT pg_atomic_uint64 *uid_hwm_reserved_ms;
 
 /*

@@ -234,8 +234,16 @@ Uuid7ApplyRecoveryFloor(void)
 		return;
 	ms = Max(UidLastReplayedUnixMs(), UidUuid7WalFloorUnixMs());
 	if (ms >= 0 && ms <= UUID7_MAX_MS)
-		(void) Uuid7RaiseTo(((uint64) ms << UUID7_SUB_BITS) |
-							((UINT64CONST(1) << UUID7_SUB_BITS) - 1));
+	{
+		uint64		target = ((uint64) ms << UUID7_SUB_BITS) |
+			((UINT64CONST(1) << UUID7_SUB_BITS) - 1);
+
+		/* a lost floor (hwm.c) refuses every value: raise in memory only */
+		if (UidHwmFloorLost(UID_HWM_UUID7))
+			(void) UidAtomicRaiseU64(&uuid7_shared->last, target);
+		else
+			(void) Uuid7RaiseTo(target);
+	}
 	uuid7_recovery_floor_seen = true;
 }
 
@@ -399,6 +407,19 @@ uuid7_advance_past(PG_FUNCTION_ARGS)
 				 errdetail("Every later uuid7() would carry a time at least that far ahead."),
 				 errhint("Check the UUID, and this server's clock.")));
 
+	if (uuid7_shared != NULL && UidHwmFloorLost(UID_HWM_UUID7))
+	{
+		/*
+		 * uuid7()'s floor is lost (UID07): target is taken as the largest
+		 * value stored.  Raise the state first (nothing is issued meanwhile),
+		 * then issue again under a reservation written to uid.hwm.
+		 */
+		bool		moved = UidAtomicRaiseU64(&uuid7_shared->last, target);
+
+		UidHwmFloorFound(UID_HWM_UUID7,
+						 (int64) (pg_atomic_read_u64(&uuid7_shared->last) >> UUID7_SUB_BITS) - UID_EPOCH_MS);
+		PG_RETURN_BOOL(moved);
+	}
 	if (uuid7_shared != NULL)
 		PG_RETURN_BOOL(Uuid7RaiseTo(target));
 	if (backend_last >= target)

@@ -107,6 +107,8 @@ INSERT INTO decided VALUES
     ('uid_guard_names()', false, false),
     -- the event trigger that keeps uid's schema's name: no one calls it
     ('uid_guard_schema()', false, false),
+    -- the event trigger that refuses a generator's default on a narrow column: no one calls it
+    ('uid_guard_defaults()', false, false),
     -- the uid forms of the functions of an id (pg_catalog): as their bigint forms
     ('uid_decode(uid)', true, true),
     ('uid_time(uid)', true, true),

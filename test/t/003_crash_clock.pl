@@ -364,7 +364,8 @@ cmp_ok(id_ms($id), '>', $floor, 'f) ... and after the reservation');
 
 # ---------------------------------------------------------------------------
 # g) a damaged uid.hwm: uid_next() refuses (it cannot prove that new IDs are
-#    above the old ones) until an operator removes the file
+#    above the old ones) until an operator removes the file and gives the
+#    largest stored ID to uid_advance_past()
 # ---------------------------------------------------------------------------
 $node->stop('fast');
 {
@@ -380,15 +381,18 @@ ok($node->log_contains(qr/high-water mark file "uid.hwm" is damaged/, $log_offse
 	'g) start-up logs that uid.hwm is damaged');
 ($state, $err) = sqlstate_of($node, 'INSERT INTO log (id) VALUES (uid_next())');
 is($state, 'XX001', 'g) uid_next() with a damaged uid.hwm: SQLSTATE XX001 (data_corrupted)');
-like($err, qr/HINT:.*remove the file/, 'g) ... with a hint saying what to do');
+like($err, qr/HINT:.*remove the file.*uid_advance_past\(\)/s, 'g) ... with a hint saying what to do');
 is(stats()->{ids}, 0, 'g) nothing was issued');
 $node->stop('fast');
 unlink $node->data_dir . '/uid.hwm' or die "could not remove uid.hwm: $!";
 faketime_start($node, $clock);
 $max = max_id();
+($state) = sqlstate_of($node, 'SELECT uid_next()');
+is($state, 'UID07', 'g) with the file removed, uid_next() refuses (UID07): uid.issued says IDs were issued here');
+$node->safe_psql('postgres', "SELECT uid_advance_past($max)");
 ($id) = $node->safe_psql('postgres',
 	'INSERT INTO log (id) VALUES (uid_next()) RETURNING id');
-ok($id > $max, 'g) with the file removed (and the clock past every ID), generation resumes');
+ok($id > $max, 'g) after uid_advance_past() with the largest stored ID, generation resumes above it');
 ($floor, $clean) = read_hwm($node);
 cmp_ok($floor, '>=', id_ms($id), 'g) and a new uid.hwm covers it');
 

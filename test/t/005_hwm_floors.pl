@@ -10,7 +10,11 @@
 #     none, and logged: the server starts and issues, instead of refusing
 #     (XX001) until someone removes it.
 #  d) A uid.hwm removed (or emptied) where values were issued before is
-#     logged with a WARNING that names it.
+#     logged with a WARNING that names it, and with nothing replayed to
+#     cover it (a clean shutdown), uid_next() and uuid7() refuse (UID07)
+#     until uid_advance_past() and uuid7_advance_past() are given the
+#     largest values stored; the file is then written again, and the next
+#     start neither warns nor refuses.
 use strict;
 use warnings;
 
@@ -161,19 +165,36 @@ ok( $empty->log_contains(
 		qr/WARNING: .*high-water mark file "uid\.hwm" is missing or empty, but "uid\.issued" says values were issued in this data directory before/,
 		$log_offset),
 	'd) a removed uid.hwm on a server that issued before: a WARNING names the file');
+my ($d_state, $d_err) = sqlstate_of($empty, 'SELECT uid_next()');
+is($d_state, 'UID07', 'd) uid_next() refuses (UID07): nothing replayed covers the lost floor');
+like($d_err, qr/HINT:\s+Call uid_advance_past\(\) with the largest value stored/,
+	'd) ... with a hint naming uid_advance_past()');
+($d_state) = sqlstate_of($empty, 'SELECT uuid7()');
+is($d_state, 'UID07', 'd) uuid7() refuses (UID07) too');
+# the largest values stored here are older than now
+$empty->safe_psql('postgres', q{
+	SELECT uid_advance_past(uid_from_time(clock_timestamp()));
+	SELECT uuid7_advance_past(uuid7_from_time(clock_timestamp()));});
 is($empty->safe_psql('postgres', 'SELECT (uid_decode(uid_next())).worker_id'), '4',
-	'd) uid_next() goes on issuing (the floors of the other mechanisms still apply)');
+	'd) after uid_advance_past(), uid_next() issues');
+is($empty->safe_psql('postgres', q{SELECT uuid7() IS NOT NULL}), 't',
+	'd) ... and after uuid7_advance_past(), uuid7()');
+ok(-e $hwm_path, 'd) uid.hwm is written again');
 $empty->stop;
 $log_offset = -s $empty->logfile;
 $empty->start;
 ok(!$empty->log_contains(qr/is missing or empty/, $log_offset),
 	'd) the next start, with the file written again, does not warn');
+is($empty->safe_psql('postgres', 'SELECT (uid_decode(uid_next())).worker_id'), '4',
+	'd) ... and uid_next() issues');
 $empty->stop;
 truncate($hwm_path, 0) or die "could not truncate $hwm_path: $!";
 $log_offset = -s $empty->logfile;
 $empty->start;
 ok($empty->log_contains(qr/WARNING: .*"uid\.hwm" is missing or empty, but "uid\.issued"/, $log_offset),
 	'd) an emptied uid.hwm there: the same WARNING');
+($d_state) = sqlstate_of($empty, 'SELECT uid_next()');
+is($d_state, 'UID07', 'd) ... and the same refusal');
 $empty->stop;
 
 done_testing();

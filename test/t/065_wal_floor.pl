@@ -11,6 +11,12 @@
 #  c) a checkpoint between the last reservation and the crash: the next new
 #     millisecond writes the reservations again, so the crash recovery,
 #     which starts at that checkpoint, replays them;
+#  c2) a checkpoint and no value after it, kill -9, uid.hwm removed, the
+#     clock 20 s behind: the recovery replays no reservation, so nothing
+#     says where the earlier values end, and uid_next() and uuid7() refuse
+#     (UID07, a hint naming uid_advance_past() / uuid7_advance_past() and
+#     the latest time known) until those are given the largest values
+#     stored; then they issue above them, and a restart keeps that;
 #  d) a base backup restored with its backup_label only (no recovery
 #     signal), whose uid.hwm was copied before the IDs were returned;
 #  e) point-in-time recovery to a restore point after a reservation whose
@@ -121,6 +127,68 @@ unlink $node->data_dir . '/uid.hwm' or die "could not remove uid.hwm: $!";
 set_clock($clock, offset_to(id_unix_ms($max) - 20000));
 faketime_start($node, $clock);
 nothing_at_or_below($node, $max, 'c) crash after a checkpoint, uid.hwm removed, clock 20 s behind');
+set_clock($clock, '+0');
+$node->safe_psql('postgres', 'SELECT uid_next()');
+
+# ---------------------------------------------------------------------------
+# c2) a checkpoint and no value after it, then the crash, uid.hwm removed
+# ---------------------------------------------------------------------------
+$max = issue($node);
+my $umax = $node->safe_psql('postgres', 'SELECT u FROM (SELECT uuid7() AS u FROM generate_series(1, 1000)) s ORDER BY u DESC LIMIT 1');
+$node->safe_psql('postgres', 'CHECKPOINT');
+kill9_all($node);
+unlink $node->data_dir . '/uid.hwm' or die "could not remove uid.hwm: $!";
+ok(-e $node->data_dir . '/uid.issued', 'c2) uid.issued says values were issued here');
+set_clock($clock, offset_to(id_unix_ms($max) - 20000));
+my $c2_log = -s $node->logfile;
+faketime_start($node, $clock);
+ok($node->log_contains(qr/WARNING: .*"uid\.hwm" is missing or empty, but "uid\.issued" says values were issued/, $c2_log),
+	'c2) start-up warns that uid.hwm is missing where values were issued');
+# The fault this guards against returned 16 IDs at or below $max in 16 s:
+# every call refuses instead, and none returns an ID.
+my @c2_states;
+my $c2_returned = 0;
+for my $i (1 .. 5)
+{
+	my ($behind, $state, $id, $err) = UidTap::first_call($node, $max);
+	is($behind, 't', "c2) call $i: the clock is behind the largest ID returned before the crash");
+	push @c2_states, $state;
+	$c2_returned++ if $id ne '';
+	like($err, qr/HINT:\s+Call uid_advance_past\(\) with the largest value stored.*latest time this server knows of is \d{4}-\d\d-\d\d [\d:.]+\+00 \(this server's clock\)/s,
+		"c2) call $i: the hint names uid_advance_past() and the latest time known") if $i == 1;
+}
+is(join(',', @c2_states), 'UID07,UID07,UID07,UID07,UID07', 'c2) uid_next() refuses with UID07, every time');
+is($c2_returned, 0, 'c2) no ID was returned, so none at or below the largest before the crash');
+my ($c2_state, $c2_err) = sqlstate_of($node, 'SELECT count(*) FROM uid_next_batch(100)');
+is($c2_state, 'UID07', 'c2) uid_next_batch() refuses too');
+($c2_state, $c2_err) = sqlstate_of($node, 'SELECT uuid7()');
+is($c2_state, 'UID07', 'c2) uuid7() refuses too (its floor is just as unknown)');
+like($c2_err, qr/HINT:\s+Call uuid7_advance_past\(\)/, 'c2) ... naming uuid7_advance_past()');
+is($node->safe_psql('postgres', 'SELECT ids_issued FROM uid_stats'), '0', 'c2) uid_stats counts no ID issued');
+is($node->safe_psql('postgres', 'SELECT floor_source FROM uid_stats'), 'lost', 'c2) uid_stats.floor_source: lost');
+# the operator gives the largest values stored
+is($node->safe_psql('postgres', "SELECT uid_advance_past($max)"), 't',
+	'c2) uid_advance_past() with the largest stored ID');
+($c2_state) = sqlstate_of($node, 'SELECT uid_next()');
+is($c2_state, 'UID01', 'c2) then uid_next() waits for the clock to pass that ID (UID01), no longer UID07');
+is($node->safe_psql('postgres', "SELECT uuid7_advance_past('$umax')"), 't',
+	'c2) uuid7_advance_past() with the largest stored UUID');
+is($node->safe_psql('postgres', "SELECT uuid7() > '$umax'"), 't',
+	'c2) uuid7() issues again, above that UUID, with the clock still behind it');
+my ($c2_uid_ms, $c2_flags, $c2_uuid7_ms) = read_hwm($node);
+cmp_ok($c2_uid_ms, '>=', id_unix_ms($max) - uid_epoch_ms(), 'c2) uid.hwm is written again, covering that ID');
+is($c2_flags, 0, 'c2) ... and says no floor is lost');
+set_clock($clock, '+0');
+cmp_ok($node->safe_psql('postgres', 'SELECT uid_next()'), '>', $max,
+	'c2) with the clock back, uid_next() issues above the largest stored ID');
+# a further crash and restart with the clock behind: no UID07 again
+$max = $node->safe_psql('postgres', 'SELECT max(x) FROM uid_next_batch(100) x');
+kill9_all($node);
+set_clock($clock, offset_to(id_unix_ms($max) - 20000));
+faketime_start($node, $clock);
+my ($c2_behind, $c2_state2, $c2_id) = UidTap::first_call($node, $max);
+isnt($c2_state2, 'UID07', 'c2) after a further crash and restart, no UID07: uid.hwm was written');
+nothing_at_or_below($node, $max, 'c2) further restart, clock 20 s behind');
 set_clock($clock, '+0');
 $node->safe_psql('postgres', 'SELECT uid_next()');
 
