@@ -13,11 +13,16 @@
 
 /*
  * uid's custom WAL resource manager ID.  PostgreSQL gives extensions the IDs
- * 128 to 255 and refuses to start when two preloaded libraries register the
- * same one; records of this ID need uid in shared_preload_libraries to be
- * replayed (docs/operations.md).
+ * 128 to 255 (128, RM_EXPERIMENTAL_ID, for development only) and refuses to
+ * start when two preloaded libraries register the same one; records of this
+ * ID need uid in shared_preload_libraries to be replayed or decoded.  219:
+ * no extension or fork we know of uses it, neither one on PostgreSQL's list
+ * (wiki page CustomWALResourceManagers: 129 to 140 and 241) nor one that
+ * hard-codes its own (144, 145, 149, 151, 197 to 200, among them
+ * Cloudberry's PAX at 199, which uid took in its first 1.4 builds).
+ * docs/operations.md, "Issued time in the WAL".
  */
-#define UID_RMGR_ID			199
+#define UID_RMGR_ID			219
 #define UID_RMGR_NAME		"uid"
 
 extern bool uid_wal_reservations;
