@@ -27,6 +27,14 @@
 
 extern bool uid_wal_reservations;
 
+/* How UidWalFloorLastRecord() knows where uid's last record ends. */
+typedef enum UidWalFloorLastKind
+{
+	UID_WAL_LAST_WRITTEN,		/* written by this server in this run */
+	UID_WAL_LAST_REPLAYED,		/* replayed by this run's recovery */
+	UID_WAL_LAST_BEFORE_START	/* a bound: the redo point the run started from */
+} UidWalFloorLastKind;
+
 extern void UidWalFloorDefineSettings(void);
 extern void UidWalFloorRegister(void);
 extern Size UidWalFloorShmemSize(void);
@@ -37,5 +45,6 @@ extern bool UidWalFloorMustWait(XLogRecPtr lsn);
 extern void UidWalFloorWait(XLogRecPtr lsn);
 extern bool UidWalFloorStale(void);
 extern int64 UidWalFloorReplayedMs(UidHwmGenerator g, int *worker);
+extern XLogRecPtr UidWalFloorLastRecord(UidWalFloorLastKind *kind);
 
 #endif							/* UID_WAL_FLOOR_H */
