@@ -19,7 +19,10 @@
 #     says ready;
 #  f) the restart without uid: the server starts, the subscription keeps
 #     replicating new rows, the test_decoding slot decodes them, the standby
-#     keeps replaying.
+#     keeps replaying; then the standby's own check says ready, and
+#     restarted without uid it keeps replaying.
+# test_decoding is a contrib module, which the test builds of 16 and later
+# lack: there the second slot is a pgoutput slot read through SQL.
 use strict;
 use warnings;
 
@@ -215,5 +218,26 @@ is($primary->safe_psql('postgres', cdc_changes($primary, 'pg_logical_slot_get'))
 $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 is($standby->safe_psql('postgres', q{SELECT count(*) FROM t WHERE v = 'f'}), '100',
 	'f) the standby keeps replaying');
+
+# The standby's turn (step 6): reservations off there, a restartpoint past
+# the last record it replayed, its own check, a restart without uid.
+$standby->safe_psql('postgres', q{
+	ALTER SYSTEM SET uid.wal_reservations = off;
+	SELECT pg_reload_conf();});
+$standby->poll_query_until('postgres', q{SELECT current_setting('uid.wal_reservations') = 'off'})
+  or die 'uid.wal_reservations did not turn off on the standby';
+$standby->safe_psql('postgres', 'CHECKPOINT');
+$rows = check($standby);
+like(row_of($rows, 'restart of this standby'), qr/^t\|/, 'f) on the standby, a restartpoint is past the last record it replayed');
+like(row_of($rows, 'uid can leave shared_preload_libraries'), qr/^t\|.*\(replayed since the server started\)$/,
+	'f) the standby\'s own check says ready, from the records it replayed')
+  or diag($rows);
+$standby->stop;
+$standby->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
+$standby->start;
+$primary->safe_psql('postgres', q{INSERT INTO t SELECT g, 'g' FROM generate_series(101, 150) g});
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+is($standby->safe_psql('postgres', q{SELECT count(*) FROM t WHERE v = 'g'}), '50',
+	'f) the standby restarted without uid keeps replaying');
 
 done_testing();
