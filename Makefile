@@ -13,6 +13,7 @@ OBJS = \
 	src/core/clock.o \
 	src/core/hwm.o \
 	src/core/wal_floor.o \
+	src/core/wal_removal.o \
 	src/core/stats.o \
 	src/core/stats_sql.o \
 	src/core/random.o \
@@ -63,6 +64,10 @@ UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment stats_view ticket_functio
 	default_guard
 UID_UPGRADE_1_3_PARTS = from-1.3 raise stats_view ticket_functions counter_functions \
 	decode_text adopt schema_guard default_guard
+	text_forms typeid decode_text owner_read adopt tenure catch_up id_type_functions name_guard schema_guard \
+	wal_removal
+UID_UPGRADE_1_3_PARTS = from-1.3 raise stats_view ticket_functions counter_functions \
+	decode_text adopt schema_guard wal_removal
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
 DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql

@@ -165,6 +165,8 @@ DROP TABLE public.adopted, public.adopted_ident;
 -- of a UUIDv7 column needs no ledger
 SELECT * FROM ids.uid_audit('public.ev', 'u');
 SELECT * FROM ids.uid_lease_ledger();
+-- leaving shared_preload_libraries: the check from its schema (what it says: TAP 067)
+SELECT what, ready FROM ids.uid_removal_check() WHERE what = 'uid.wal_reservations';
 \set VERBOSITY terse
 SELECT * FROM ids.uid_tenures();
 SELECT * FROM ids.uid_whence(1);
@@ -220,7 +222,7 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uuid_to_typeid', 'uuid_from_typeid',
         'uid_mask', 'uid_unmask', 'uuid7_mask', 'uuid7_unmask',
         'uid_lease_status', 'uid_lease_release', 'uid_lease_acquire', 'uid_lease_table_sql',
-        'uid_stats', 'uid_stats_1_1', 'uid_stats_1_4', 'uid_stats_reset', 'uid_raise',
+        'uid_stats', 'uid_stats_1_1', 'uid_stats_1_4', 'uid_stats_reset', 'uid_raise', 'uid_removal_check',
         'uid_ticket_create', 'uid_ticket_next', 'uid_ticket_next_block', 'uid_ticket_drop',
         'uid_counter_configure', 'uid_counter_set_range', 'uid_counter_unset_range',
         'uid_counter_format', 'uid_counter_grant', 'uid_counter_revoke', 'uid_counter_next',

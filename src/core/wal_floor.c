@@ -34,6 +34,12 @@
  *	replayed_records	atomic: the records replayed, for the log at the end of redo.
  *	last_end		atomic: the end of the last record this server wrote;
  *					written under the uid LWLock (hwm.c).
+ *	replayed_end	atomic: the end of the last record this postmaster's
+ *					recovery replayed; raised by the startup process only.
+ *	start_redo		the redo point of the checkpoint the server started
+ *					from (pg_control, read once at shared memory set-up,
+ *					before recovery): every record of an earlier run that
+ *					this run did not replay ends at or before it.
  *	worker			atomic: the worker id (+1) the records name, set by the
  *					generator when its grant changes.
  */
@@ -44,6 +50,8 @@
 #include "access/xlog_internal.h"
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
+#include "catalog/pg_control.h"
+#include "common/controldata_utils.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -80,6 +88,8 @@ typedef struct UidWalFloorShared
 	pg_atomic_uint32 replayed_worker;
 	pg_atomic_uint64 replayed_records;
 	pg_atomic_uint64 last_end;
+	pg_atomic_uint64 replayed_end;
+	XLogRecPtr	start_redo;
 	pg_atomic_uint32 worker;
 } UidWalFloorShared;
 
@@ -131,10 +141,17 @@ UidWalFloorShmemSize(void)
 	return MAXALIGN(sizeof(UidWalFloorShared));
 }
 
+/*
+ * In the postmaster, as shared memory is set up (also again after a crash of
+ * a backend), before the startup process recovers: the checkpoint the server
+ * starts from is the one in pg_control.
+ */
 void
 UidWalFloorShmemInit(void)
 {
 	bool		found;
+	bool		crc_ok;
+	ControlFileData *control;
 
 	floor_shared = ShmemInitStruct("uid WAL floor", UidWalFloorShmemSize(), &found);
 	if (found)
@@ -144,7 +161,11 @@ UidWalFloorShmemInit(void)
 	pg_atomic_init_u32(&floor_shared->replayed_worker, 0);
 	pg_atomic_init_u64(&floor_shared->replayed_records, 0);
 	pg_atomic_init_u64(&floor_shared->last_end, InvalidXLogRecPtr);
+	pg_atomic_init_u64(&floor_shared->replayed_end, InvalidXLogRecPtr);
 	pg_atomic_init_u32(&floor_shared->worker, 0);
+	control = get_controlfile(DataDir, &crc_ok);
+	floor_shared->start_redo = crc_ok ? control->checkPointCopy.redo : InvalidXLogRecPtr;
+	pfree(control);
 }
 
 /* The worker id that the next records name (-1: none). */
@@ -266,6 +287,35 @@ UidWalFloorReplayedMs(UidHwmGenerator g, int *worker)
 	return (int64) pg_atomic_read_u64(&floor_shared->replayed_ms[g]);
 }
 
+/*
+ * Where uid's last WAL record ends, as far as this server knows, and how it
+ * knows: the last record it wrote in this run; else the last its recovery
+ * replayed in this run; else a bound: records of earlier runs that this run
+ * did not replay end at or before the redo point it started from (also when
+ * there were none: the bound is conservative).  InvalidXLogRecPtr with
+ * UID_WAL_LAST_BEFORE_START when pg_control could not be read at start.
+ */
+XLogRecPtr
+UidWalFloorLastRecord(UidWalFloorLastKind *kind)
+{
+	XLogRecPtr	lsn;
+
+	lsn = (XLogRecPtr) pg_atomic_read_u64(&floor_shared->last_end);
+	if (lsn != InvalidXLogRecPtr)
+	{
+		*kind = UID_WAL_LAST_WRITTEN;
+		return lsn;
+	}
+	lsn = (XLogRecPtr) pg_atomic_read_u64(&floor_shared->replayed_end);
+	if (lsn != InvalidXLogRecPtr)
+	{
+		*kind = UID_WAL_LAST_REPLAYED;
+		return lsn;
+	}
+	*kind = UID_WAL_LAST_BEFORE_START;
+	return floor_shared->start_redo;
+}
+
 /* The record's contents, checked: a damaged or unknown record stops recovery. */
 static void
 UidWalFloorRead(XLogReaderState *record, xl_uid_reserved *rec)
@@ -298,6 +348,7 @@ uid_rmgr_redo(XLogReaderState *record)
 		if (g == UID_HWM_UID_NEXT && (uint64) rec.reserved_ms[g] >= before)
 			pg_atomic_write_u32(&floor_shared->replayed_worker, (uint32) (rec.worker_id + 1));
 	}
+	(void) UidAtomicRaiseU64(&floor_shared->replayed_end, (uint64) record->EndRecPtr);
 	pg_atomic_fetch_add_u64(&floor_shared->replayed_records, 1);
 }
 

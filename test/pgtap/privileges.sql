@@ -150,6 +150,7 @@ INSERT INTO decided VALUES
     ('uid_lease_table_sql(name,name)', true, true),
     -- the tenure ledger: it names every server's host and port
     ('uid_tenures(integer)', false, true),
+    ('uid_removal_check()', false, true),
     ('uid_whence(bigint)', false, true),
     ('uid_tenure_overlaps()', false, true),
     ('uid_audit(regclass,name,real)', false, true),

@@ -60,8 +60,8 @@ sub uid_records
 {
 	my ($from, $to) = @_;
 	my ($dump) = run_command([ 'pg_waldump', '-p', $node->data_dir . '/pg_wal',
-		'-s', $from, '-e', $to, '-r', 'custom199' ]);
-	return scalar(grep { /rmgr: custom199/ } split /\n/, $dump);
+		'-s', $from, '-e', $to, '-r', 'custom219' ]);
+	return scalar(grep { /rmgr: custom219/ } split /\n/, $dump);
 }
 
 # Commits 2,000 IDs, then returns 1,000 more by a plain SELECT; returns the
@@ -80,7 +80,7 @@ my $start_lsn = $node->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()
 my $max = issue($node);
 my $end_lsn = $node->safe_psql('postgres', 'SELECT pg_current_wal_flush_lsn()');
 cmp_ok(uid_records($start_lsn, $end_lsn), '>=', 1,
-	'a) pg_waldump lists the reservation records (resource manager custom199)');
+	'a) pg_waldump lists the reservation records (resource manager custom219)');
 SKIP:
 {
 	skip 'pg_walinspect is not installed (a contrib module; the test builds of 16 and later have no contrib)', 1
