@@ -17,6 +17,7 @@ COMMENT ON FUNCTION uid_ticket._nextval(regclass) IS
 CREATE OR REPLACE FUNCTION uid_ticket._check_name(name text)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     IF name IS NULL THEN
@@ -43,6 +44,7 @@ COMMENT ON FUNCTION uid_ticket._check_name(text) IS
 CREATE OR REPLACE FUNCTION uid_ticket._absent(name text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     other record;
@@ -73,6 +75,7 @@ CREATE OR REPLACE FUNCTION uid_ticket_create(name text, node integer, nodes inte
                                   block integer DEFAULT 1)
 RETURNS regclass
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     t_name  ALIAS FOR $1;
@@ -160,6 +163,7 @@ COMMENT ON FUNCTION uid_ticket_create(text, integer, integer, integer) IS
 CREATE OR REPLACE FUNCTION uid_ticket_next(name text)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     seq regclass;
@@ -183,6 +187,7 @@ CREATE OR REPLACE FUNCTION uid_ticket_next_block(name text, size integer DEFAULT
     OUT first bigint, OUT last bigint, OUT step integer, OUT count integer)
 RETURNS record
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     t_name  ALIAS FOR $1;
@@ -230,6 +235,7 @@ COMMENT ON FUNCTION uid_ticket_next_block(text, integer) IS
 CREATE OR REPLACE FUNCTION uid_ticket_drop(name text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     seq regclass;
