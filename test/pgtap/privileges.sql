@@ -105,8 +105,6 @@ INSERT INTO decided VALUES
     ('uid_restore_operator_families()', false, false),
     -- the event trigger that keeps uid's names in its schema: no one calls it
     ('uid_guard_names()', false, false),
-    -- the event trigger that keeps uid's schema's name: no one calls it
-    ('uid_guard_schema()', false, false),
     -- the uid forms of the functions of an id (pg_catalog): as their bigint forms
     ('uid_decode(uid)', true, true),
     ('uid_time(uid)', true, true),
