@@ -270,6 +270,10 @@ my @calls = (
 	[ $superuser, q{SELECT public.uid_stored_max('app.orders'::pg_catalog.regclass, 'id'::pg_catalog.name)}, qr/^5$/ ],
 	[ $superuser, q{SELECT pg_catalog.string_agg(s, ' ') FROM public.uid_adopt('app.orders'::pg_catalog.regclass,
 		NULL::pg_catalog.name, false, false, false) AS s}, qr/SECURITY LABEL FOR uid ON SEQUENCE app\.orders_id_seq IS 'adopted'/ ],
+	# the adopted sequence: the owner's insert and nextval(), and the view
+	[ 'dbowner', q{INSERT INTO app.orders (item) VALUES ('adopted') RETURNING id OPERATOR(pg_catalog.>) 1000000}, qr/^t$/ ],
+	[ 'dbowner', q{SELECT pg_catalog.nextval('app.orders_id_seq'::pg_catalog.regclass) OPERATOR(pg_catalog.>) 1000000}, qr/^t$/ ],
+	[ $superuser, q{SELECT a.sequence FROM public.uid_adoptions AS a}, qr/^(app\.)?orders_id_seq$/ ],
 	[ $superuser, q{SELECT pg_catalog.string_agg(c.kind OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) c.object, ', ')
 		FROM public.uid_catch_up(false, '{}'::pg_catalog.jsonb, '0'::pg_catalog.interval, 1000000000::pg_catalog.int8) AS c},
 		qr/uid_next app\.orders.*uuid7 app\.events|uuid7 app\.events.*uid_next app\.orders/ ],
@@ -304,6 +308,15 @@ my @calls = (
 	[ 'dbowner', q{SELECT l.state FROM public.uid_lease_status() AS l}, qr/^held$/ ],
 	[ 'dbowner', q{SELECT public.uid_next() OPERATOR(pg_catalog.>) 0, public.uuid7() IS NOT NULL}, qr/^t\|t$/ ],
 	[ $superuser, q{SELECT (public.uid_decode(e.id)).worker_id OPERATOR(pg_catalog.>=) 0 FROM app.events AS e LIMIT 1}, qr/^t$/ ],
+	# the time filter's rewrite, the forms, the lease table's DDL, the operator families
+	[ 'dbowner', q{SELECT pg_catalog.count(*) FROM app.events AS e
+		WHERE public.uid_time(e.id) OPERATOR(pg_catalog.>=) (pg_catalog.now() OPERATOR(pg_catalog.-) '1 day'::pg_catalog.interval)},
+		qr/^10$/ ],
+	[ 'dbowner', q{SELECT public.uid_from_text(public.uid_to_text(42::pg_catalog.int8)) OPERATOR(pg_catalog.=) 42}, qr/^t$/ ],
+	[ 'dbowner', q{SELECT public.uid_lease_table_sql('dbowner'::pg_catalog.name, 'uid_lease'::pg_catalog.name)},
+		qr/CREATE TABLE/ ],
+	[ $superuser, q{SELECT pg_catalog.count(*) FROM (SELECT public.uid_restore_operator_families()) AS r}, qr/^1$/ ],
+	[ $superuser, q{SELECT public.uid_stats_reset() IS NOT NULL}, qr/^t$/ ],
 	# the restore step of docs/operations.md, in its schema-qualified form
 	[ $superuser, q{SELECT public.uid_advance_past(pg_catalog.max(id)) IS NOT NULL FROM app.events}, qr/^t$/ ],
 	[ 'dbowner', q{SELECT pg_catalog.string_agg(s, ' ') FROM public.uid_adopt('app.orders'::pg_catalog.regclass,
