@@ -20,11 +20,11 @@
 #     it, or drop it (DROP SCHEMA public CASCADE drops the extension with
 #     it), and create a public of its own in which public.uid_catch_up() is
 #     its function: with uid in public the database owner decides what a
-#     call by public.name names, as it does for every query of a superuser
-#     in its database; no event trigger could close that (the drop needs
-#     none), which is why uid has none and docs/security.md says to
-#     install uid in a schema a superuser owns where the owner is not
-#     trusted.
+#     call by public.name names, as it decides what much else of a
+#     superuser's session in its database runs (its search_path, a schema
+#     named after the superuser); uid guards none of it, and
+#     docs/security.md says to install uid in a schema a superuser owns
+#     where the owner is not trusted.
 use strict;
 use warnings;
 
