@@ -159,6 +159,7 @@ INSERT INTO decided VALUES
     ('uid_ticket._nextval(regclass)', true, true),
     ('uid_ticket._check_name(text)', true, true),
     ('uid_ticket._absent(text)', true, true),
+    ('uid_ticket._raise(text,text,text,text)', true, true),
     -- counters: drawing by grant (uid_counter_grant grants EXECUTE), the rest the administrator's
     ('uid_counter_next(text,text)', false, false),
     ('uid_counter_grant(text,regrole,text)', false, false),

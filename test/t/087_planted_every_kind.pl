@@ -225,7 +225,7 @@ for my $kind ('function', 'aggregate', 'operator', 'domain', 'range type', 'mult
 			"SELECT pg_catalog.count(*) FROM app.planted WHERE kind OPERATOR(pg_catalog.=) '$kind'"),
 		'>', 0, "the owner planted: $kind");
 }
-for my $what ('uid_tenures', 'uid_raise', 'uid_stored_max', 'uid_adopt_target', 'uid_catch_up_lock')
+for my $what ('uid_tenures', 'uid_stored_max', 'uid_adopt_target', 'uid_catch_up_lock')
 {
 	is($node->safe_psql('owned', qq{SELECT pg_catalog.count(*) FROM app.planted
 		WHERE kind OPERATOR(pg_catalog.=) 'multirange type in uid schema' AND what OPERATOR(pg_catalog.=) '$what'}),
