@@ -68,6 +68,9 @@ UID_UPGRADE_1_3_PARTS = from-1.3 raise stats_view ticket_functions counter_funct
 	wal_removal
 UID_UPGRADE_1_3_PARTS = from-1.3 raise stats_view ticket_functions counter_functions \
 	decode_text adopt schema_guard wal_removal
+	text_forms typeid decode_text owner_read adopt tenure tenure_overlaps catch_up id_type_functions name_guard
+UID_UPGRADE_1_3_PARTS = from-1.3 raise stats_view ticket_functions counter_functions \
+	decode_text adopt tenure_overlaps
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
 DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql

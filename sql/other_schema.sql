@@ -219,6 +219,7 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_time_filter_support', 'uid_comparison_support', 'uid_eq', 'uid_ne', 'uid_lt',
         'uid_le', 'uid_gt', 'uid_ge', 'uid_cmp', 'uid_sortsupport', 'uid_hash',
         'uid_hash_extended', 'uid_restore_operator_families', 'uid_guard_names', 'uid_guard_schema', 'uid_guard_defaults', 'uid_to_text', 'uid_from_text', 'uuid_to_text', 'uuid_from_text',
+        'uid_hash_extended', 'uid_restore_operator_families', 'uid_guard_names', 'uid_to_text', 'uid_from_text', 'uuid_to_text', 'uuid_from_text',
         'uuid_to_typeid', 'uuid_from_typeid',
         'uid_mask', 'uid_unmask', 'uuid7_mask', 'uuid7_unmask',
         'uid_lease_status', 'uid_lease_release', 'uid_lease_acquire', 'uid_lease_table_sql',

@@ -31,6 +31,7 @@ REVOKE ALL ON FUNCTION uid_counter._raise(text, text, text, text) FROM PUBLIC;
 CREATE OR REPLACE FUNCTION uid_counter._check_prefix(prefix text)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     IF $1 IS NULL THEN
@@ -54,6 +55,7 @@ COMMENT ON FUNCTION uid_counter._check_prefix(text) IS
 CREATE OR REPLACE FUNCTION uid_counter._check_tenant(tenant text)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     IF $1 IS NULL THEN
@@ -107,6 +109,7 @@ CREATE OR REPLACE TRIGGER bind_role BEFORE INSERT OR UPDATE OF role ON uid_count
 CREATE OR REPLACE FUNCTION uid_counter_format(prefix text, number bigint, width integer)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 SELECT $1 OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
        CASE WHEN pg_catalog.length($2::text) OPERATOR(pg_catalog.>=) $3 THEN $2::text

@@ -50,6 +50,7 @@ COMMENT ON SCHEMA uid_counter IS
 CREATE FUNCTION uid_counter._prefix_code(prefix text)
 RETURNS numeric
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     code numeric := 0;
@@ -77,6 +78,7 @@ COMMENT ON FUNCTION uid_counter._prefix_code(text) IS
 CREATE FUNCTION uid_counter._span(prefix text, lo bigint, hi bigint)
 RETURNS numrange
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 SELECT pg_catalog.numrange(
     uid_counter._prefix_code($1) OPERATOR(pg_catalog.*) 9223372036854775808::numeric

@@ -7,3 +7,8 @@
 -- search path, where other roles may create objects.
 
 \echo Use "ALTER EXTENSION uid UPDATE TO '1.4'" to load this file. \quit
+
+-- The counters' helpers run with search_path pinned, as every function of
+-- uid's does (their bodies: sql/parts/counters.sql).
+ALTER FUNCTION uid_counter._prefix_code(pg_catalog.text) SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION uid_counter._span(pg_catalog.text, pg_catalog.int8, pg_catalog.int8) SET search_path = pg_catalog, pg_temp;

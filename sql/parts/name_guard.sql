@@ -9,8 +9,10 @@
 -- the database, whose defaults name their function by OID; but every
 -- restore of its dump then fails at that default ("function
 -- public.uid_next() is not unique"), and the table and its rows are not
--- restored.  The owner of a database owns public (15 on), so a role that
--- cannot read the data could still keep it out of every restore.  This
+-- restored, and every call of public.uid_next() by name fails the same
+-- way.  Every role may create in public on clusters upgraded from 14 or
+-- older (and the owner of a database owns it from 15 on), so a role that
+-- cannot read the data could keep it out of every restore.  This
 -- event trigger refuses such a function when it is created, renamed or
 -- moved into uid's schema (42723): any function there under a name of one
 -- of uid's functions that is not uid's own (a member of the extension, as

@@ -7,9 +7,12 @@
 -- Every call passes four arguments of type text (NULL::text for none): an
 -- exact match, so that no function another role creates under this name in
 -- the extension's schema (one of fewer arguments, or of other types) is
--- picked instead.  The counter functions, which run as the extension's
--- owner, raise through uid_counter._raise(), the same C function in a
--- schema no other role may create in (sql/parts/counter_functions.sql).
+-- picked instead.  uid's own functions raise through the same C function
+-- declared in their own schemas, uid_counter._raise() and
+-- uid_ticket._raise() (sql/parts/counter_functions.sql,
+-- ticket_functions.sql), and call nothing in the extension's schema by
+-- name: one function of this name created there before uid had it, with a
+-- fifth argument that has a default, makes every call by name ambiguous.
 CREATE OR REPLACE FUNCTION uid_raise(sqlstate text, message text, detail text, hint text)
 RETURNS void
 AS 'MODULE_PATHNAME', 'uid_raise'

@@ -27,30 +27,6 @@ LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION uid_whence(bigint) IS
 'The tenure(s) whose worker id and window of milliseconds contain this uid_next() id: the server that issued it. More than one row means two tenures overlap (an alarm); none, that no tenure the ledger keeps explains it.';
 
-CREATE FUNCTION uid_tenure_overlaps(
-    OUT worker_id integer,
-    OUT token_a bigint, OUT system_identifier_a numeric, OUT host_a text, OUT port_a integer,
-    OUT first_ms_a bigint, OUT last_ms_a bigint,
-    OUT token_b bigint, OUT system_identifier_b numeric, OUT host_b text, OUT port_b integer,
-    OUT first_ms_b bigint, OUT last_ms_b bigint)
-RETURNS SETOF record
-LANGUAGE sql VOLATILE
-AS $$
-    WITH t AS MATERIALIZED (
-        SELECT * FROM @extschema@.uid_tenures() AS u
-        WHERE u.first_ms OPERATOR(pg_catalog.<=) u.last_ms)
-    SELECT a.worker_id, a.token, a.system_identifier, a.host, a.port, a.first_ms, a.last_ms,
-           b.token, b.system_identifier, b.host, b.port, b.first_ms, b.last_ms
-    FROM t AS a JOIN t AS b ON b.worker_id OPERATOR(pg_catalog.=) a.worker_id
-     AND (a.first_ms OPERATOR(pg_catalog.<) b.first_ms
-          OR (a.first_ms OPERATOR(pg_catalog.=) b.first_ms AND a.token OPERATOR(pg_catalog.<) b.token))
-     AND b.first_ms OPERATOR(pg_catalog.<=) a.last_ms
-    ORDER BY a.worker_id, a.first_ms, b.first_ms
-$$;
-
-COMMENT ON FUNCTION uid_tenure_overlaps() IS
-'Every pair of tenures of one worker id whose windows of milliseconds overlap: two servers could have issued the same id. Empty on a healthy fleet.';
-
 -- not STRICT: a NULL argument is an error (src/tables/audit.c)
 CREATE FUNCTION uid_audit(tbl regclass, col name, sample real DEFAULT 1.0,
     OUT kind text, OUT worker_id integer, OUT day date, OUT ids bigint, OUT example text)
@@ -61,8 +37,8 @@ LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION uid_audit(regclass, name, real) IS
 'Audits a column of uid_next() ids (bigint) against the tenure ledger: per worker id and day (UTC), the ids no tenure explains (foreign, cloned, restored elsewhere) and those from the future beyond uid.lease_max_clock_skew, with the lowest of each, and the total per worker id; for a UUIDv7 column (uuid), those from the future. sample: the fraction of pages read.';
 
-REVOKE ALL ON FUNCTION uid_tenures(integer), uid_whence(bigint), uid_tenure_overlaps(),
+REVOKE ALL ON FUNCTION uid_tenures(integer), uid_whence(bigint),
     uid_audit(regclass, name, real) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION uid_tenures(integer), uid_whence(bigint), uid_tenure_overlaps(),
+GRANT EXECUTE ON FUNCTION uid_tenures(integer), uid_whence(bigint),
     uid_audit(regclass, name, real) TO pg_monitor;
 

@@ -13,20 +13,40 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION uid_ticket._nextval(regclass) IS
 'nextval(seq), then flushes WAL up to the sequence page''s LSN, so that no value handed out is handed out again after a crash.';
 
+-- uid_raise() (src/core/raise.c) for the ticket functions: the same C
+-- function, declared in uid_ticket, so that they call nothing in the
+-- extension's schema by name.  Whoever may create there (the owner of
+-- public, or every role on clusters upgraded from 14 or older) could, before
+-- uid had the name uid_raise (CREATE EXTENSION, or the update to 1.4, which
+-- adds it), create a uid_raise(text, text, text, text, integer DEFAULT 0),
+-- with which every call of uid_raise() by name is ambiguous (42725) and
+-- every ticket refusal would have lost its SQLSTATE and message.  Only the
+-- extension's owner and the ticket administrators it grants CREATE on
+-- uid_ticket create functions in uid_ticket.  The ticket functions run as
+-- their caller: EXECUTE stays PUBLIC's, as uid_raise()'s.
+CREATE OR REPLACE FUNCTION uid_ticket._raise(sqlstate text, message text, detail text, hint text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'uid_raise'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_ticket._raise(text, text, text, text) IS
+'uid_raise() in uid_ticket: what the ticket functions raise their errors with, so that they call nothing in the extension''s schema by name.';
+
 -- The checks shared by the ticket functions.
 CREATE OR REPLACE FUNCTION uid_ticket._check_name(name text)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     IF name IS NULL THEN
-        PERFORM @extschema@.uid_raise('22004'::text,
+        PERFORM uid_ticket._raise('22004'::text,
             'ticket name must not be NULL'::text,
             NULL::text,
             NULL::text);
     END IF;
     IF name OPERATOR(pg_catalog.!~) '^[a-z][a-z0-9_]{0,47}$' THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid ticket name: %s', pg_catalog.quote_literal(name)),
             NULL::text,
             'A ticket name is 1 to 48 characters: a lower-case letter, then lower-case letters, digits or "_".'::text);
@@ -43,6 +63,7 @@ COMMENT ON FUNCTION uid_ticket._check_name(text) IS
 CREATE OR REPLACE FUNCTION uid_ticket._absent(name text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     other record;
@@ -53,13 +74,13 @@ BEGIN
       FROM uid_ticket._tickets t
      WHERE t.name OPERATOR(pg_catalog.=) $1;
     IF other.nodes IS NOT NULL THEN
-        PERFORM @extschema@.uid_raise('55000'::text,
+        PERFORM uid_ticket._raise('55000'::text,
             pg_catalog.format('ticket "%s" is ticket metadata from another node: it has no sequence on this server', $1),
             pg_catalog.format('uid_ticket._tickets lists node %s of %s (replicated from the servers that created them); sequences are not replicated.',
                                              other.nodes, other.of_nodes),
             'Draw from the server that created it, or give this server its own series: uid_ticket_create(name, node, nodes) with a node no other server of the set uses.'::text);
     END IF;
-    PERFORM @extschema@.uid_raise('42704'::text,
+    PERFORM uid_ticket._raise('42704'::text,
         pg_catalog.format('ticket "%s" does not exist', $1),
         NULL::text,
         'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.'::text);
@@ -73,6 +94,7 @@ CREATE OR REPLACE FUNCTION uid_ticket_create(name text, node integer, nodes inte
                                   block integer DEFAULT 1)
 RETURNS regclass
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     t_name  ALIAS FOR $1;
@@ -86,27 +108,27 @@ BEGIN
     PERFORM uid_ticket._check_name(t_name);
     IF t_nodes IS NULL OR t_nodes OPERATOR(pg_catalog.<) 1
        OR t_nodes OPERATOR(pg_catalog.>) 1024 THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid number of ticket nodes: %s', coalesce(t_nodes::text, 'NULL')),
             NULL::text,
             'nodes is the number of servers sharing the series, 1 to 1024 (2 for an odd/even pair).'::text);
     END IF;
     IF t_node IS NULL OR t_node OPERATOR(pg_catalog.<) 1
        OR t_node OPERATOR(pg_catalog.>) t_nodes THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid ticket node: %s (nodes = %s)', coalesce(t_node::text, 'NULL'), t_nodes),
             NULL::text,
             'node is this server''s place in the series, 1 to nodes; each server of the set needs a different one.'::text);
     END IF;
     IF t_block IS NULL OR t_block OPERATOR(pg_catalog.<) 1
        OR t_block OPERATOR(pg_catalog.>) 1000000 THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid ticket block size: %s', coalesce(t_block::text, 'NULL')),
             NULL::text,
             'block is the number of tickets one uid_ticket_next_block() call reserves, 1 to 1000000.'::text);
     END IF;
     IF pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', t_name)) IS NOT NULL THEN
-        PERFORM @extschema@.uid_raise('42710'::text,
+        PERFORM uid_ticket._raise('42710'::text,
             pg_catalog.format('ticket "%s" already exists', t_name),
             NULL::text,
             'Drop it first with uid_ticket_drop(), or choose another name.'::text);
@@ -121,13 +143,13 @@ BEGIN
      ORDER BY t.node OPERATOR(pg_catalog.=) t_node DESC, t.node
      LIMIT 1;
     IF FOUND AND other.node OPERATOR(pg_catalog.=) t_node THEN
-        PERFORM @extschema@.uid_raise('42710'::text,
+        PERFORM uid_ticket._raise('42710'::text,
             pg_catalog.format('ticket "%s" node %s already exists on another server', t_name, t_node),
             'uid_ticket._tickets has its metadata but this server has no sequence: another server of the set created it and its row was replicated here.'::text,
             'Choose a node no other server of the set uses. To take over that node''s series from a server that no longer hands it out, drop the row with uid_ticket_drop(), create the ticket, and setval() it above that server''s last ticket.'::text);
     END IF;
     IF FOUND THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('ticket "%s" has nodes = %s on another server, not %s', t_name, other.nodes, t_nodes),
             pg_catalog.format('uid_ticket._tickets has the metadata of node %s of %s, replicated from the server that created it.', other.node, other.nodes),
             'Every server of a set needs the same nodes: pass nodes => the set''s number of servers.'::text);
@@ -160,6 +182,7 @@ COMMENT ON FUNCTION uid_ticket_create(text, integer, integer, integer) IS
 CREATE OR REPLACE FUNCTION uid_ticket_next(name text)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     seq regclass;
@@ -183,6 +206,7 @@ CREATE OR REPLACE FUNCTION uid_ticket_next_block(name text, size integer DEFAULT
     OUT first bigint, OUT last bigint, OUT step integer, OUT count integer)
 RETURNS record
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     t_name  ALIAS FOR $1;
@@ -203,14 +227,14 @@ BEGIN
        AND s.seqmin OPERATOR(pg_catalog.=) x.node
      WHERE x.name OPERATOR(pg_catalog.=) t_name;
     IF NOT FOUND THEN
-        PERFORM @extschema@.uid_raise('42704'::text,
+        PERFORM uid_ticket._raise('42704'::text,
             pg_catalog.format('ticket "%s" does not exist', t_name),
             'Its sequence exists, but uid_ticket._tickets has no row of its node.'::text,
             'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.'::text);
     END IF;
     want := coalesce(want, t.block);
     IF want OPERATOR(pg_catalog.<) 1 OR want OPERATOR(pg_catalog.>) t.block THEN
-        PERFORM @extschema@.uid_raise('22023'::text,
+        PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid ticket block size request: %s (ticket "%s" has blocks of %s)', want, t_name, t.block),
             NULL::text,
             'Ask for a size of 1 to block tickets, or create the ticket with a larger block.'::text);
@@ -230,6 +254,7 @@ COMMENT ON FUNCTION uid_ticket_next_block(text, integer) IS
 CREATE OR REPLACE FUNCTION uid_ticket_drop(name text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     seq regclass;
@@ -240,7 +265,7 @@ BEGIN
         -- only other servers' metadata of this name: remove it
         DELETE FROM uid_ticket._tickets t WHERE t.name OPERATOR(pg_catalog.=) $1;
         IF NOT FOUND THEN
-            PERFORM @extschema@.uid_raise('42704'::text,
+            PERFORM uid_ticket._raise('42704'::text,
                 pg_catalog.format('ticket "%s" does not exist', $1),
                 NULL::text,
                 'The view uid_tickets lists the tickets.'::text);

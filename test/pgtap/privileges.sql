@@ -1,11 +1,12 @@
 -- Privileges of every object of uid: each function's EXECUTE for PUBLIC and
 -- pg_monitor is a decision, listed here and in docs/security.md; every
--- SECURITY DEFINER function pins its search_path; the schemas, tables and
--- views grant only what the list in docs/security.md says.  A function added
+-- SECURITY DEFINER function, and every SQL and PL/pgSQL one, pins its
+-- search_path; the schemas, tables and views grant only what the list in
+-- docs/security.md says.  A function added
 -- to uid without a line here fails the first test.
 -- Runs against a server that preloads uid (test/pgtap.sh).
 BEGIN;
-SELECT plan(27);
+SELECT plan(28);
 
 CREATE TEMP TABLE decided (sig text PRIMARY KEY, public_may boolean NOT NULL,
                            pg_monitor_may boolean NOT NULL);
@@ -163,6 +164,7 @@ INSERT INTO decided VALUES
     ('uid_ticket._nextval(regclass)', true, true),
     ('uid_ticket._check_name(text)', true, true),
     ('uid_ticket._absent(text)', true, true),
+    ('uid_ticket._raise(text,text,text,text)', true, true),
     -- counters: drawing by grant (uid_counter_grant grants EXECUTE), the rest the administrator's
     ('uid_counter_next(text,text)', false, false),
     ('uid_counter_grant(text,regrole,text)', false, false),
@@ -251,6 +253,12 @@ SELECT is_empty($$
     SELECT sig FROM uid_functions
      WHERE prosecdef AND proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp'] $$,
     'every SECURITY DEFINER function pins search_path = pg_catalog, pg_temp');
+SELECT is_empty($$
+    SELECT f.sig FROM uid_functions f JOIN pg_proc p ON p.oid = f.oid
+      JOIN pg_language l ON l.oid = p.prolang
+     WHERE l.lanname IN ('sql', 'plpgsql')
+       AND f.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp'] $$,
+    'every SQL and PL/pgSQL function pins search_path = pg_catalog, pg_temp: no name resolves on the caller''s path');
 SELECT is_empty($$
     SELECT sig FROM uid_functions WHERE prosecdef AND has_function_privilege('public', oid, 'EXECUTE') $$,
     'no SECURITY DEFINER function is executable by PUBLIC');

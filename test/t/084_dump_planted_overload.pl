@@ -1,8 +1,12 @@
-# The owner of a database (an ordinary role, who owns schema public on 15 and
-# later) creates a function under the name of one of uid's in uid's schema
-# that takes the same arguments: public.uid_next(x integer DEFAULT 0).  It
+# An ordinary role with CREATE on schema public (what PostgreSQL 14 and
+# older grant every role, and clusters upgraded from them keep: in scope
+# of docs/security.md, unlike the database owner, who owns public and
+# whose plants PostgreSQL leaves to the trust a superuser places in it)
+# creates a function under the name of one of uid's in uid's schema that
+# takes the same arguments: public.uid_next(x integer DEFAULT 0).  It
 # changes nothing in the database, but a restore of its dump would fail at
-# the table's DEFAULT public.uid_next() ("not unique") and lose the table.
+# the table's DEFAULT public.uid_next() ("not unique") and lose the table
+# and its rows, and every application's uid_next() would fail the same way.
 # uid's event trigger refuses such a function when it is created, renamed
 # or moved into uid's schema (42723), so a pg_dump of the database restores
 # with every table and row; and a dump taken while such a function existed
@@ -26,15 +30,16 @@ my $bindir = $node->config_data('--bindir');
 
 $node->safe_psql('postgres', q{
 	CREATE ROLE dbowner LOGIN;
+	CREATE ROLE planter LOGIN;
 	CREATE DATABASE owned OWNER dbowner;
 });
-$node->safe_psql('owned', 'CREATE EXTENSION uid');
+$node->safe_psql('owned', 'CREATE EXTENSION uid; GRANT CREATE ON SCHEMA public TO planter');
 
 sub as_owner
 {
-	my ($sql) = @_;
+	my ($sql, $role) = @_;
 	return $node->psql('owned', "\\set VERBOSITY verbose\n$sql",
-		extra_params => [ '-U', 'dbowner' ]);
+		extra_params => [ '-U', $role // 'dbowner' ]);
 }
 
 my ($ret, $out, $err) = as_owner(q{
@@ -64,7 +69,9 @@ my %attempts = (
 );
 for my $what (sort keys %attempts)
 {
-	($ret, $out, $err) = as_owner("BEGIN;\n$attempts{$what};\nCOMMIT;");
+	# a schema to move from is the database owner's to create
+	($ret, $out, $err) = as_owner("BEGIN;\n$attempts{$what};\nCOMMIT;",
+		$what eq 'ALTER FUNCTION SET SCHEMA' ? 'dbowner' : 'planter');
 	like($err, qr/ERROR:  42723: function .* has the name of a function of uid in uid's schema public/,
 		"$what under a name of uid's, in uid's schema: refused (42723)");
 }
@@ -101,8 +108,11 @@ unlike($errors, qr/ERROR/, '... and the restore raised no error') or diag($error
 # a dump taken while a planted overload existed (the trigger disabled)
 $node->safe_psql('owned', 'ALTER EVENT TRIGGER uid_guard_names DISABLE');
 ($ret, $out, $err) = as_owner(
-	q{CREATE FUNCTION public.uid_next(x integer DEFAULT 0) RETURNS bigint LANGUAGE sql AS 'SELECT 1::bigint'});
-is($ret, 0, 'with the trigger disabled, the owner plants public.uid_next(integer)') or diag($err);
+	q{CREATE FUNCTION public.uid_next(x integer DEFAULT 0) RETURNS bigint LANGUAGE sql AS 'SELECT 1::bigint'}, 'planter');
+is($ret, 0, 'with the trigger disabled, the role plants public.uid_next(integer)') or diag($err);
+($ret, $out, $err) = as_owner(q{SELECT public.uid_next()});
+like($err, qr/ERROR:  42725: function public\.uid_next\(\) is not unique/,
+	'... and every call of public.uid_next() fails: the path the trigger closes for such a role');
 $node->safe_psql('owned', 'ALTER EVENT TRIGGER uid_guard_names ENABLE');
 is($node->safe_psql('owned', q{INSERT INTO public.orders (item) VALUES ('live') RETURNING id > 1}),
 	't', '... which changes nothing live: the default still calls uid\'s uid_next()');

@@ -9,7 +9,7 @@
 # before the superuser's CREATE EXTENSION uid, and on 1.3 before the update
 # to 1.4, which adds uid_raise().  Planted, for every function of uid's
 # schema whose name uid's own code calls (found in the bodies of uid's
-# functions), functions that note that they ran and make the owner a
+# functions), and uid_raise(), functions that note that they ran and make the owner a
 # superuser when a superuser runs them, of the argument types that would win
 # a call whose arguments are not of exactly the declared types: each
 # argument in turn of a neighbouring type (text for name, regclass, bigint;
@@ -32,9 +32,10 @@
 #     owner's tables, which call uid's helpers in public by name with
 #     arguments of exactly the declared types, do their work;
 #  4. nothing planted ran, and the owner is no superuser.
-# uid's ticket functions run as the caller and still raise through
-# public.uid_raise() with four text arguments: the plant with a default
-# makes that call ambiguous (42725), which runs nothing of it.
+# uid's ticket functions run as the caller and raise through
+# uid_ticket._raise(): their refusals keep SQLSTATE and message too, where
+# a call of public.uid_raise() by name is ambiguous (42725), running
+# nothing of it.
 use strict;
 use warnings;
 
@@ -113,7 +114,10 @@ my $plant = $node->safe_psql('sigs', q{
 		SELECT m.oid, m.proname, m.proargtypes::oid[] AS args
 		FROM mine m
 		WHERE m.prokind = 'f' AND m.pronargs > 0
-		  AND EXISTS (SELECT FROM member c WHERE strpos(c.prosrc, 'public.' || m.proname || '(') > 0)
+		  -- uid_raise(), which uid's own functions called by name until they
+		  -- raised through uid_ticket._raise() and uid_counter._raise()
+		  AND (EXISTS (SELECT FROM member c WHERE strpos(c.prosrc, 'public.' || m.proname || '(') > 0)
+		       OR m.proname = 'uid_raise')
 		  AND NOT EXISTS (SELECT FROM unnest(m.proargtypes::oid[]) AS a(t) JOIN pg_type ty ON ty.oid = a.t
 		                  WHERE ty.typnamespace <> 'pg_catalog'::regnamespace OR ty.typtype = 'p')
 		  AND (SELECT ty.typnamespace = 'pg_catalog'::regnamespace FROM pg_type ty WHERE ty.oid = m.prorettype)),
@@ -273,10 +277,17 @@ $steps = $node->safe_psql('owned', q{
 like($steps, qr/SECURITY LABEL FOR uid ON SEQUENCE app\.orders_id_seq IS NULL/,
 	'a superuser\'s uid_unadopt() gives the table its sequence back');
 
-# the ticket functions run as the caller and raise through public.uid_raise()
-($state, $err) = state_as('owned', $superuser, q{SELECT uid_ticket_create('No ticket', 1)});
-is($state, '42725', 'a ticket function\'s refusal meets the plant with a default: the call is ambiguous');
-like($err, qr/function public\.uid_raise\(text, text, text, text\) is not unique/, '... and says so');
+# the ticket functions run as the caller and raise through uid_ticket._raise(),
+# not public.uid_raise(), which the plant with a default makes ambiguous
+for my $db (qw(owned owned13))
+{
+	($state, $err) = state_as($db, $superuser, q{SELECT uid_ticket_create('No ticket', 1)});
+	is($state, '22023', "$db: a ticket function's refusal keeps its SQLSTATE beside the plant with a default");
+	like($err, qr/invalid ticket name: 'No ticket'/, '... and its message');
+	unlike($err, qr/CONTEXT:/, '... and no CONTEXT line');
+}
+($state, $err) = state_as('owned', $superuser, q{SELECT public.uid_raise('22023'::text, 'x'::text, NULL::text, NULL::text)});
+is($state, '42725', 'a call of public.uid_raise() by name is what the plant makes ambiguous');
 
 # --- 4. nothing planted ran
 is(hits($_), 'none', "$_: no planted function ran") for qw(owned owned13);
