@@ -104,6 +104,34 @@ typedef get_relation_info_hook_type uid_rel_hook_type;
 #define UID_REL_HOOK_ARGS root, relationObjectId, inhparent, rel
 #endif
 
+/*
+ * The process decoding from or streaming a replication slot, 0 when none:
+ * 19 keeps its ProcNumber where earlier versions kept its pid.  Read under
+ * the slot's mutex.
+ */
+#include "replication/slot.h"
+#if PG_VERSION_NUM >= 190000
+#include "storage/proc.h"
+#define UidSlotActivePid(slot) \
+	((slot)->active_proc != INVALID_PROC_NUMBER ? \
+	 GetPGProcByNumber((slot)->active_proc)->pid : 0)
+#else
+#define UidSlotActivePid(slot) ((slot)->active_pid)
+#endif
+
+/* Every setting the server knows, placeholders too: 16 returns the count. */
+#include "utils/guc_tables.h"
+#if PG_VERSION_NUM >= 160000
+#define UidGucVariables(nvars) get_guc_variables(nvars)
+#else
+static inline struct config_generic **
+UidGucVariables(int *nvars)
+{
+	*nvars = GetNumConfigOptions();
+	return get_guc_variables();
+}
+#endif
+
 /* Whether the current user may execute a function: 16 renamed the check. */
 #include "utils/acl.h"
 #if PG_VERSION_NUM >= 160000

@@ -29,6 +29,7 @@
 #include "forms/mask.h"
 #include "core/preload.h"
 #include "core/primary_watch.h"
+#include "core/refused_settings.h"
 #include "core/stats.h"
 #include "tables/time_filter.h"
 #include "core/uuid7.h"
@@ -127,6 +128,7 @@ _PG_init(void)
 	UidLeaseDefineSettings();
 	uid_await_worker_id_hook = UidLeaseAwaitWorkerId;
 	UidMaskInit();
+	UidRefusalUnknownNames();
 	MarkGUCPrefixReserved("uid");
 
 	UidLeaseRegisterWorker();

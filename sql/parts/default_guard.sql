@@ -17,12 +17,13 @@
 -- A command that rewrites the table (ADD COLUMN with such a default,
 -- ALTER COLUMN ... TYPE) evaluates the default for every row before it
 -- ends, so the same check runs at table_rewrite, before the rewrite
--- (event trigger uid_guard_defaults_rewrite).  It goes by the catalog only: the default's dependencies on uid's own
--- functions (pg_depend, members of the extension) and the column's type,
--- so it calls nothing another role created.  It runs as the role whose
--- command fired it, and fires for each ALTER TABLE of a table, so a table
--- that already had such a default (from before 1.4) is refused there until
--- its column is widened or its default dropped.
+-- (event trigger uid_guard_defaults_rewrite).  It goes by the catalog
+-- only: the default's dependencies on uid's own functions (pg_depend,
+-- members of the extension), the column's type and uid's type in the
+-- extension's schema, so it calls nothing another role created.  It runs
+-- as the role whose command fired it, and fires for each ALTER TABLE of a
+-- table, so a table that already had such a default (from before 1.4) is
+-- refused there until its column is widened or its default dropped.
 
 CREATE FUNCTION uid_guard_defaults()
 RETURNS event_trigger
@@ -31,6 +32,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     ext oid;
+    ext_schema oid;
     uid_type oid;
     rels oid[];
     col record;
@@ -40,19 +42,15 @@ DECLARE
     fits boolean;
     width integer;
 BEGIN
-    SELECT e.oid INTO ext FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'uid';
+    SELECT e.oid, e.extnamespace INTO ext, ext_schema
+    FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'uid';
     IF NOT FOUND THEN
         RETURN;
     END IF;
+    -- uid's schema holds its type: no other type of that name can be there
     SELECT t.oid INTO uid_type
     FROM pg_catalog.pg_type t
-    JOIN pg_catalog.pg_depend d
-      ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
-     AND d.objid OPERATOR(pg_catalog.=) t.oid
-     AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
-     AND d.refobjid OPERATOR(pg_catalog.=) ext
-     AND d.deptype OPERATOR(pg_catalog.=) 'e'
-    WHERE t.typname OPERATOR(pg_catalog.=) 'uid';
+    WHERE t.typname OPERATOR(pg_catalog.=) 'uid' AND t.typnamespace OPERATOR(pg_catalog.=) ext_schema;
     -- a rewrite (ADD COLUMN with a volatile default, ALTER COLUMN ... TYPE)
     -- evaluates the default for every row before the command ends: check
     -- the table as the catalog already has it, before the rewrite

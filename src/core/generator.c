@@ -326,7 +326,11 @@ UidGeneratorLogStart(void)
 	char		floor_next[256];
 	char		floor_uuid7[256];
 
-	if (r != NULL && strcmp(r->name, "uid.worker_id") == 0)
+	if (r != NULL && r->unknown)
+		snprintf(worker, sizeof(worker),
+				 "no worker id (%s in the configuration is no setting of uid; uid_next() issues nothing, UID02, until it is fixed)",
+				 r->name);
+	else if (r != NULL && strcmp(r->name, "uid.worker_id") == 0)
 		snprintf(worker, sizeof(worker),
 				 "no worker id (uid.worker_id = '%s' in the configuration was refused; uid_next() issues nothing, UID02, until it is fixed)",
 				 r->value ? r->value : "");

@@ -28,12 +28,19 @@
  * lease worker, which a refusal keeps from starting, so a refusal lasts
  * until a restart.
  *
+ * A uid.* name that is no setting of uid (uid.workr_id for uid.worker_id)
+ * is refused the same way: PostgreSQL removes it with a WARNING when the
+ * prefix is reserved, and what it was meant to set would run on its default.
+ *
  * No shared state: the postmaster records the refusals, and every process
  * it forks inherits them.
  */
 #include "postgres.h"
 
 #include "miscadmin.h"
+#include "utils/guc_tables.h"
+
+#include "compat.h"
 
 #include "core/preload.h"
 #include "core/refused_settings.h"
@@ -105,11 +112,45 @@ UidRefusalWatchEnd(void)
 		e->scope = watched_scope;
 		strlcpy(e->value, watched_value, sizeof(e->value));
 		e->r.value = watched_secret ? NULL : e->value;
+		e->r.unknown = false;
 	}
 	if (watched_value != NULL)
 		pfree(watched_value);
 	watched_name = NULL;
 	watched_value = NULL;
+}
+
+/*
+ * Just before the "uid" prefix is reserved, while every setting of uid is
+ * defined: a uid.* name the configuration gave that is still a placeholder
+ * names no setting of uid (a misspelling).  It is recorded as a refusal that
+ * stops every ID, since what it was meant to set cannot be known.
+ */
+void
+UidRefusalUnknownNames(void)
+{
+	struct config_generic **vars;
+	int			nvars;
+
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	vars = UidGucVariables(&nvars);
+	for (int i = 0; i < nvars && nrefusals < UID_REFUSAL_MAX; i++)
+	{
+		UidRefusalEntry *e;
+		const char *value;
+
+		if ((vars[i]->flags & GUC_CUSTOM_PLACEHOLDER) == 0 ||
+			strncmp(vars[i]->name, "uid.", 4) != 0)
+			continue;
+		value = GetConfigOption(vars[i]->name, true, false);
+		e = &refusals[nrefusals++];
+		e->r.name = MemoryContextStrdup(TopMemoryContext, vars[i]->name);
+		e->scope = UID_REFUSAL_ALWAYS;
+		strlcpy(e->value, value ? value : "", sizeof(e->value));
+		e->r.value = e->value;
+		e->r.unknown = true;
+	}
 }
 
 /*
@@ -130,6 +171,10 @@ UidRefusalFirst(bool lease_worker_mode)
 char *
 UidRefusalDetail(const UidRefusal *r)
 {
+	if (r->unknown)
+		return psprintf("%s = '%s' in the server's configuration names no setting of uid (misspelled?), "
+						"so PostgreSQL removed it at start-up and what it was meant to set runs on its default, "
+						"which nobody chose.", r->name, r->value);
 	if (r->value == NULL)
 		return psprintf("The value of %s in the server's configuration was refused at start-up, "
 						"so the setting runs on its default, which nobody chose.", r->name);
@@ -141,6 +186,10 @@ UidRefusalDetail(const UidRefusal *r)
 char *
 UidRefusalHint(const UidRefusal *r)
 {
+	if (r->unknown)
+		return psprintf("Correct or remove %s in postgresql.conf, postgresql.auto.conf or on the command line "
+						"(SELECT name FROM pg_settings WHERE name LIKE 'uid.%%' lists uid's settings) "
+						"and restart the server.", r->name);
 	return psprintf("Correct %s in postgresql.conf, postgresql.auto.conf or on the command line "
 					"(the server log says why the value was refused) and restart the server.",
 					r->name);

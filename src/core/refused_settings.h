@@ -22,11 +22,13 @@ typedef struct UidRefusal
 {
 	const char *name;
 	const char *value;			/* NULL for a secret setting: never shown */
+	bool		unknown;		/* a uid.* name that is no setting of uid */
 } UidRefusal;
 
 extern void UidRefusalWatch(const char *name, UidRefusalScope scope, bool secret);
 extern void UidRefusalWatchEnd(void);
 extern void UidRefusalAccepted(const char *name, GucSource source);
+extern void UidRefusalUnknownNames(void);
 extern const UidRefusal *UidRefusalFirst(bool lease_worker_mode);
 extern char *UidRefusalDetail(const UidRefusal *r);
 extern char *UidRefusalHint(const UidRefusal *r);

@@ -101,7 +101,7 @@ RemovalSlots(List **rows, XLogRecPtr last, List **logical_pids)
 		strlcpy(name, NameStr(slot->data.name), NAMEDATALEN);
 		logical = SlotIsLogical(slot);
 		restart = slot->data.restart_lsn;
-		pid = slot->active_pid;
+		pid = UidSlotActivePid(slot);
 		SpinLockRelease(&slot->mutex);
 
 		if (logical && pid != 0)

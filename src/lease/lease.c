@@ -526,6 +526,9 @@ UidLeaseRefusal(const UidLeaseShared *s)
 static char *
 UidLeaseNoWorkerIdMessage(const UidLeaseShared *s)
 {
+	if (UidLeaseRefusal(s) != NULL && UidLeaseRefusal(s)->unknown)
+		return psprintf("uid_next() has no worker id: %s in the configuration is no setting of uid",
+						UidLeaseRefusal(s)->name);
 	if (UidLeaseRefusal(s) != NULL)
 		return psprintf("uid_next() has no worker id: the configured value of %s was refused",
 						UidLeaseRefusal(s)->name);

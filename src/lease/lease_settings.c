@@ -264,6 +264,9 @@ UidLeaseConfigProblem(const char **hint)
 	if (refused != NULL)
 	{
 		*hint = UidRefusalHint(refused);
+		if (refused->unknown)
+			return psprintf("%s in the configuration is no setting of uid: no worker id is issued",
+							refused->name);
 		if (!UidLeaseWorkerMode())
 			return psprintf("the configured value of %s was refused: no worker id is issued",
 							refused->name);

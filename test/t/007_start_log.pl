@@ -2,8 +2,9 @@
 # and where each came from (src/core/generator.c, UidGeneratorLogStart):
 #  a) a misspelled setting (uid.workr_id = 5): PostgreSQL's own WARNING
 #     (the "uid." prefix is reserved, so the placeholder is removed), then
-#     uid's line saying that it runs as worker id 0, the default, because
-#     uid.worker_id is not set; no floor in a new data directory;
+#     uid's line saying that it has no worker id, as uid.workr_id is no
+#     setting of uid, and uid_next() refusing with UID02 (what it might have
+#     meant would run on its default); no floor in a new data directory;
 #  b) the setting spelled right: worker id 5 from the configuration file,
 #     and after a clean shutdown the floors from uid.hwm;
 #  c) uid.worker_id = 'lease';
@@ -38,13 +39,19 @@ $node->start;
 my $log = log_since($offset);
 like($log, qr/WARNING: .*invalid configuration parameter name "uid\.workr_id", removing it/,
 	'a) PostgreSQL warns about the misspelled uid.workr_id and removes it');
-like($log, qr/LOG: .*uid: worker id 0 \(the default: uid\.worker_id is not set\); uid_next\(\) floor none \(no uid\.hwm[^;]*\); uuid7\(\) floor none/,
-	'a) uid logs that it runs as worker id 0, the default, as uid.worker_id is not set');
-like($log, qr/invalid configuration parameter name "uid\.workr_id".*uid: worker id 0/s,
+like($log, qr/LOG: .*uid: no worker id \(uid\.workr_id in the configuration is no setting of uid; uid_next\(\) issues nothing, UID02, until it is fixed\); uid_next\(\) floor none \(no uid\.hwm[^;]*\); uuid7\(\) floor none/,
+	'a) uid logs that it has no worker id, as uid.workr_id is no setting of uid');
+like($log, qr/invalid configuration parameter name "uid\.workr_id".*uid: no worker id/s,
 	'a) ... after the warning');
 $node->safe_psql('postgres', 'CREATE EXTENSION uid');
-is($node->safe_psql('postgres', 'SELECT (uid_decode(uid_next())).worker_id'), '0',
-	'a) and worker id 0 is what uid_next() puts in its IDs');
+my ($rc, $out, $err) = $node->psql('postgres',
+	'\set VERBOSITY verbose' . "\nSELECT uid_next()");
+isnt($rc, 0, 'a) uid_next() issues nothing (it ran as worker id 0, the default, before 1.4)');
+like($err, qr/ERROR:  UID02: uid_next\(\) has no worker id: uid\.workr_id in the configuration is no setting of uid/,
+	'a) ... with UID02 naming the misspelled setting');
+like($err, qr/DETAIL:  uid\.workr_id = '5' in the server's configuration names no setting of uid/,
+	'a) ... and its value in the detail');
+like($err, qr/HINT:  Correct or remove uid\.workr_id/, 'a) ... and the way out in the hint');
 $node->safe_psql('postgres', 'SELECT uuid7()');
 $node->stop;
 
@@ -57,10 +64,15 @@ $offset = -s $node->logfile;
 $node->start;
 $log = log_since($offset);
 unlike($log, qr/invalid configuration parameter name/, 'b) no warning about a setting name');
-like($log, qr/uid: worker id 5 \(uid\.worker_id, from the configuration file\); uid_next\(\) floor \d{4}-\d\d-\d\d [\d:.]+\+00 from uid\.hwm \(the last value before a clean shutdown\); uuid7\(\) floor \d{4}-\d\d-\d\d [\d:.]+\+00 from uid\.hwm/,
-	'b) uid logs worker id 5 from the configuration file, and the floors from uid.hwm');
+like($log, qr/uid: worker id 5 \(uid\.worker_id, from the configuration file\);/,
+	'b) uid logs worker id 5 from the configuration file');
 is($node->safe_psql('postgres', 'SELECT (uid_decode(uid_next())).worker_id'), '5',
 	'b) and worker id 5 is what uid_next() puts in its IDs');
+$node->stop;
+$offset = -s $node->logfile;
+$node->start;
+like(log_since($offset), qr/uid: worker id 5 \(uid\.worker_id, from the configuration file\); uid_next\(\) floor \d{4}-\d\d-\d\d [\d:.]+\+00 from uid\.hwm \(the last value before a clean shutdown\); uuid7\(\) floor \d{4}-\d\d-\d\d [\d:.]+\+00 from uid\.hwm/,
+	'b) after a clean shutdown, the floors from uid.hwm');
 $node->stop;
 
 # ---------------------------------------------------------------------------

@@ -36,26 +36,10 @@ use UidTap;
 plan skip_all => "libfaketime not found at $UidTap::LIBFAKETIME"
   unless -e $UidTap::LIBFAKETIME;
 
-my %clock;
-
 sub server
 {
 	my ($name) = @_;
-	my $node = uid_node($name, 'uid.worker_id' => 5, init => { allows_streaming => 'logical' });
-	$clock{$name} = $node->basedir . '/faketime.rc';
-	set_clock($clock{$name}, '+0');
-	faketime_start($node, $clock{$name});
-	return $node;
-}
-
-# Stops $node's clock at $time (UTC), once the server reads it.
-sub freeze
-{
-	my ($node, $time) = @_;
-	set_clock($clock{ $node->name }, $time);
-	$node->poll_query_until('postgres', "SELECT clock_timestamp() = '$time+00'")
-	  or die $node->name . ' did not see its clock stop at ' . $time;
-	return;
+	return faketime_node($name, 'uid.worker_id' => 5, init => { allows_streaming => 'logical' });
 }
 
 my $blue  = server('blue');
@@ -74,7 +58,7 @@ $blue->safe_psql(
 	CREATE PUBLICATION app FOR TABLE orders, events, uid_ticket._tickets;});
 for my $time ('2026-06-01 12:00:00', '2026-06-01 12:00:02')
 {
-	freeze($blue, $time);
+	freeze_clock($blue, $time);
 	$blue->safe_psql(
 		'postgres', q{
 		INSERT INTO orders (item) SELECT 'blue' FROM generate_series(1, 1500);
@@ -102,7 +86,7 @@ for my $node ($plain, $green)
 	$node->command_ok(
 		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'), '-f', $schema ],
 		$node->name . ': blue\'s schema restored');
-	freeze($node, '2026-06-01 12:00:00');
+	freeze_clock($node, '2026-06-01 12:00:00');
 	$node->safe_psql('postgres',
 		"CREATE SUBSCRIPTION app_sub CONNECTION '$blue_conn' PUBLICATION app WITH (copy_data = true, slot_name = '"
 		  . $node->name . "')");
@@ -187,7 +171,7 @@ is( $green->safe_psql('postgres', "SELECT uuid7() > '$blue_max_uuid'"),
 	't', 'uuid7() sorts after blue\'s keys at once');
 
 # Green's clock passes blue's last ID.
-freeze($green, '2026-06-01 12:00:03');
+freeze_clock($green, '2026-06-01 12:00:03');
 is($green->safe_psql('postgres', 'SELECT first_writes(3000)'),
 	'3000 inserted, 0 failed on the id, 0 on the ticket',
 	'with uid_catch_up(): 3000 of 3000 first inserts succeed');

@@ -31,26 +31,10 @@ use UidTap;
 plan skip_all => "libfaketime not found at $UidTap::LIBFAKETIME"
   unless -e $UidTap::LIBFAKETIME;
 
-my %clock;
-
 sub server
 {
 	my ($name) = @_;
-	my $node = uid_node($name, 'uid.worker_id' => 5, init => { allows_streaming => 'logical' });
-	$clock{$name} = $node->basedir . '/faketime.rc';
-	set_clock($clock{$name}, '+0');
-	faketime_start($node, $clock{$name});
-	return $node;
-}
-
-# Stops $node's clock at $time (UTC), once the server reads it.
-sub freeze
-{
-	my ($node, $time) = @_;
-	set_clock($clock{ $node->name }, $time);
-	$node->poll_query_until('postgres', "SELECT clock_timestamp() = '$time+00'")
-	  or die $node->name . ' did not see its clock stop at ' . $time;
-	return;
+	return faketime_node($name, 'uid.worker_id' => 5, init => { allows_streaming => 'logical' });
 }
 
 my $blue = server('blue');
@@ -65,7 +49,7 @@ if ($blue->safe_psql('postgres', q{
 }
 
 # Blue: three plain ids, then the adoption, then 1000 uid ids at 12:00:02.
-freeze($blue, '2026-06-01 12:00:00');
+freeze_clock($blue, '2026-06-01 12:00:00');
 $blue->safe_psql('postgres', q{
 	CREATE EXTENSION uid;
 	CREATE TABLE orders (id bigserial PRIMARY KEY, item text);
@@ -73,7 +57,7 @@ $blue->safe_psql('postgres', q{
 	SELECT count(*) FROM uid_adopt('orders');
 	CREATE PUBLICATION app FOR TABLE orders;
 	CREATE PUBLICATION app_sequences FOR ALL SEQUENCES;});
-freeze($blue, '2026-06-01 12:00:02');
+freeze_clock($blue, '2026-06-01 12:00:02');
 $blue->safe_psql('postgres', q{INSERT INTO orders (item) SELECT 'blue' FROM generate_series(1, 1000)});
 my $blue_max = $blue->safe_psql('postgres', 'SELECT max(id) FROM orders');
 is( $blue->safe_psql('postgres', q{
@@ -94,7 +78,7 @@ $green->command_ok(
 	'green: blue\'s schema restored');
 is($green->safe_psql('postgres', q{SELECT sequence::text || ':' || origin FROM uid_adoptions}),
 	'orders_id_seq:default', 'green: the sequence is adopted (the dump\'s label)');
-freeze($green, '2026-06-01 12:00:00');
+freeze_clock($green, '2026-06-01 12:00:00');
 (my $blue_conn = $blue->connstr('postgres')) =~ s/'/''/g;
 $green->safe_psql('postgres',
 	"CREATE SUBSCRIPTION app_sub CONNECTION '$blue_conn' PUBLICATION app, app_sequences WITH (copy_data = true)");
@@ -129,7 +113,7 @@ like( $green->safe_psql('postgres', q{
 	'green: uid_catch_up() read the adopted sequence\'s column and moved uid_next() past it');
 my ($state) = sqlstate_of($green, q{SELECT nextval('orders_id_seq')});
 is($state, 'UID01', 'green, after the step: nextval() refuses while green\'s clock is behind blue\'s ids');
-freeze($green, '2026-06-01 12:00:03');
+freeze_clock($green, '2026-06-01 12:00:03');
 cmp_ok($green->safe_psql('postgres', q{SELECT nextval('orders_id_seq')}), '>', $blue_max,
 	'green, once its clock passes: nextval() returns an id above every one of blue\'s');
 is( $green->safe_psql('postgres', qq{

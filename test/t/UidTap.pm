@@ -40,7 +40,7 @@ use Time::HiRes ();
 use IPC::Run;
 use UidCluster;
 
-our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock read_hwm logical_writer conninfo insert_on_all freeze_all
+our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock faketime_node clock_file freeze_clock read_hwm logical_writer conninfo insert_on_all freeze_all
   offset_to id_unix_ms nothing_at_or_below hostile_mark_sql
   write_hwm_v1 kill9_all uid_epoch_ms on_path hibernate_jars missing_jvm_php_perl_clients skip_unless_installed
   run_client);
@@ -158,6 +158,35 @@ sub faketime_start
 	local $ENV{FAKETIME_NO_CACHE}            = '1';
 	local $ENV{FAKETIME_DONT_FAKE_MONOTONIC} = '1';
 	return $node->start(%params);
+}
+
+# The file that holds $node's libfaketime clock (faketime_node).
+sub clock_file
+{
+	my ($node) = @_;
+	return $node->basedir . '/faketime.rc';
+}
+
+# uid_node($name, %conf), started under libfaketime on the real time, with
+# its clock in clock_file($node).
+sub faketime_node
+{
+	my ($name, %conf) = @_;
+	my $node = uid_node($name, %conf);
+	set_clock(clock_file($node), '+0');
+	faketime_start($node, clock_file($node));
+	return $node;
+}
+
+# Stops the clock of a faketime_node at $time (UTC), and returns once the
+# server reads it.
+sub freeze_clock
+{
+	my ($node, $time) = @_;
+	set_clock(clock_file($node), $time);
+	$node->poll_query_until('postgres', "SELECT clock_timestamp() = '$time+00'")
+	  or die $node->name . ' did not see its clock stop at ' . $time;
+	return;
 }
 
 # The offset ("+s.sss") that makes a clock read $unix_ms now.
