@@ -22,18 +22,18 @@
 #include "core/clock.h"
 #include "tables/counters.h"
 #include "core/generator.h"
-#include "core/hwm.h"
+#include "floor/hwm.h"
 #include "lease/lease.h"
 #include "lease/lease_settings.h"
 #include "lease/lease_worker.h"
 #include "forms/mask.h"
 #include "core/preload.h"
-#include "core/primary_watch.h"
+#include "floor/primary_watch.h"
 #include "core/refused_settings.h"
 #include "core/stats.h"
 #include "tables/time_filter.h"
 #include "core/uuid7.h"
-#include "core/wal_floor.h"
+#include "floor/wal_floor.h"
 
 PG_MODULE_MAGIC;
 

@@ -48,14 +48,14 @@
 
 #include "core/clock.h"
 #include "core/generator.h"
-#include "core/hwm.h"
+#include "floor/hwm.h"
 #include "core/preload.h"
-#include "core/primary_watch.h"
+#include "floor/primary_watch.h"
 #include "core/random.h"
 #include "core/refused_settings.h"
 #include "core/stats.h"
 #include "core/topology.h"
-#include "core/wal_floor.h"
+#include "floor/wal_floor.h"
 #include "ids.h"
 #include "core/uuid7.h"
 

@@ -16,7 +16,7 @@
 #include "utils/timestamp.h"
 
 #include "core/generator.h"
-#include "core/hwm.h"
+#include "floor/hwm.h"
 #include "core/preload.h"
 #include "core/stats.h"
 

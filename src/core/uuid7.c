@@ -59,10 +59,10 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-#include "core/hwm.h"
+#include "floor/hwm.h"
 #include "core/random.h"
 #include "core/stats.h"
-#include "core/wal_floor.h"
+#include "floor/wal_floor.h"
 #include "ids.h"
 #include "core/uuid7.h"
 

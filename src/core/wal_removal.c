@@ -34,7 +34,7 @@
 
 #include "compat.h"
 #include "core/preload.h"
-#include "core/wal_floor.h"
+#include "floor/wal_floor.h"
 
 #define REMOVAL_COLUMNS 5
 

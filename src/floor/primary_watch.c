@@ -49,7 +49,7 @@
 
 #include "compat.h"
 #include "core/pq_wait.h"
-#include "core/primary_watch.h"
+#include "floor/primary_watch.h"
 #include "ids.h"
 
 /* How often the primary is asked, and how long one question may take. */

@@ -9,7 +9,7 @@
 
 #include "access/xlogdefs.h"
 
-#include "core/hwm.h"
+#include "floor/hwm.h"
 
 /*
  * uid's custom WAL resource manager ID.  PostgreSQL gives extensions the IDs

@@ -94,9 +94,9 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
-#include "core/hwm.h"
+#include "floor/hwm.h"
 #include "core/stats.h"
-#include "core/wal_floor.h"
+#include "floor/wal_floor.h"
 #include "ids.h"
 
 #define UID_HWM_FILE		"uid.hwm"

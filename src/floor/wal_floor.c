@@ -63,7 +63,7 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
-#include "core/wal_floor.h"
+#include "floor/wal_floor.h"
 #include "ids.h"
 
 /* the one kind of record: the reservations as they now stand */
