@@ -44,6 +44,7 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
+#include "forms/decode.h"
 #include "forms/ff1.h"
 #include "forms/layout.h"
 #include "forms/mask.h"

@@ -34,7 +34,7 @@
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
 
-#include "forms/decode.h"
+#include "id_layout.h"
 #include "lease/lease_settings.h"
 #include "lease/lease_store.h"
 #include "lease/tenure.h"
