@@ -22,6 +22,7 @@ OBJS = \
 	src/core/pq_wait.o \
 	src/core/primary_watch.o \
 	src/core/catalog.o \
+	src/core/advance_past_uid.o \
 	src/lease/lease.o \
 	src/lease/lease_settings.o \
 	src/lease/lease_worker.o \
@@ -32,7 +33,6 @@ OBJS = \
 	src/forms/layout.o \
 	src/forms/text_forms.o \
 	src/forms/id_type.o \
-	src/forms/id_type_functions.o \
 	src/forms/typeid.o \
 	src/forms/decode_text.o \
 	src/forms/ff1.o \
