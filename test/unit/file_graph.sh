@@ -26,22 +26,26 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 . test/unit/symbols.sh
 symbols=$(uid_object_symbols "$@") || { printf '%s\n' "$symbols"; exit 1; }
-# the sources, for their #include lines: "file.c I header.h" (below src/)
-includes=$(cd src && find . -name '*.[ch]' -printf '%P\n' | sort | while read -r f; do
-	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
-		while read -r h; do [ -f "$h" ] && echo "$f I $h"; done
-done)
-printf '%s\n%s\n' "$symbols" "$includes" | perl -e '
+printf '%s\n' "$symbols" | perl -e '
 use strict;
 use warnings;
+use File::Find;
 my (%def, %undef, %files, @incl);
 while (<STDIN>) {
 	my ($f, $k, $s) = split;
-	next unless defined $s;
-	if ($k eq "I") { push @incl, [$f, $s]; next }
 	$files{$f} = 1;
 	if ($k eq "D") { $def{$s} = $f } else { push @{$undef{$f}}, $s }
 }
+# the #include lines of the sources that name a file of src/: [file, header]
+find({ no_chdir => 1, wanted => sub {
+	return unless /\.[ch]$/;
+	(my $f = $File::Find::name) =~ s{^src/}{};
+	open my $in, "<", $File::Find::name or die "$File::Find::name: $!";
+	while (<$in>) {
+		push @incl, [$f, $1] if /^\s*#\s*include\s*"([^"]+)"/ && -f "src/$1";
+	}
+	close $in;
+} }, "src");
 # $edge{a}{b}: the reasons a calls b ("a.c calls sym" or "a.c includes b.h")
 my %edge;
 for my $f (keys %undef) {
