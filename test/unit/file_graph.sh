@@ -16,8 +16,8 @@
 # Prints that graph, its layers from the bottom (a node's layer is one above
 # the highest it calls), and one test per node: on no cycle, or the shortest
 # cycle through it with the calls and includes that make each step.  The
-# order the layers must keep is in docs/development.md ("Layout of the
-# source").
+# order the layers must keep is in docs/development.md ("Layers", under
+# "Layout of the source").
 #
 # Usage: file_graph.sh [object files] (default: every object below src/).
 # Run by "make check-unit".
