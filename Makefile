@@ -6,6 +6,7 @@ MODULE_big  = uid
 OBJS = \
 	src/uid.o \
 	src/pq_wait.o \
+	src/id_layout.o \
 	src/core/preload.o \
 	src/core/raise.o \
 	src/core/refused_settings.o \
@@ -18,6 +19,7 @@ OBJS = \
 	src/core/random.o \
 	src/core/uuid7.o \
 	src/core/catalog.o \
+	src/core/advance_past_uid.o \
 	src/floor/floor.o \
 	src/floor/hwm.o \
 	src/floor/wal_floor.o \
@@ -32,7 +34,6 @@ OBJS = \
 	src/forms/layout.o \
 	src/forms/text_forms.o \
 	src/forms/id_type.o \
-	src/forms/id_type_functions.o \
 	src/forms/typeid.o \
 	src/forms/decode_text.o \
 	src/forms/ff1.o \
@@ -99,7 +100,7 @@ EXTRA_CLEAN = tmp_install tmp_upgrade_from_* tmp_summary tmp_suite_*.log
 
 # uid-decode: the command that reads IDs without a server
 # (tools/uid-decode/), built from the decoding code the extension links
-# (src/forms/decode.c), installed into the server's bindir; its manual page
+# (src/id_layout.c, src/forms/decode.c), installed into the server's bindir; its manual page
 # goes to the server's manual directory (pg_config --mandir).  Below,
 # "make install" also links both where a shell and man(1) look.
 SCRIPTS_built = uid-decode
@@ -134,16 +135,17 @@ sql/uid--1.3--1.4.sql: $(UID_UPGRADE_1_3_PARTS:%=sql/parts/%.sql)
 # byte-order helpers.
 FRONTEND_LIBS = $(LDFLAGS) -L$(pkglibdir) -L$(libdir) -lpgcommon -lpgport -lcrypto -lm
 
-uid-decode: tools/uid-decode/uid_decode.c src/forms/decode.c src/forms/ff1.c src/forms/decode.h src/forms/ff1.h uid.control
+UID_DECODE_SRCS = src/id_layout.c src/forms/decode.c src/forms/ff1.c
+UID_DECODE_HDRS = src/id_layout.h src/forms/decode.h src/forms/ff1.h
+uid-decode: tools/uid-decode/uid_decode.c $(UID_DECODE_SRCS) $(UID_DECODE_HDRS) uid.control
 	$(CC) $(CFLAGS) -DFRONTEND -DUID_VERSION='"$(UID_VERSION)"' $(CPPFLAGS) -o $@ \
-		tools/uid-decode/uid_decode.c src/forms/decode.c src/forms/ff1.c $(FRONTEND_LIBS)
+		tools/uid-decode/uid_decode.c $(UID_DECODE_SRCS) $(FRONTEND_LIBS)
 
 # The unit tests (test/unit/) need no server.
 test/unit/ff1_test: test/unit/ff1_test.c test/unit/unit_tap.h src/forms/ff1.c src/forms/ff1.h
 	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/ff1_test.c src/forms/ff1.c $(FRONTEND_LIBS)
-test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h src/forms/decode.c src/forms/ff1.c src/forms/decode.h src/forms/ff1.h
-	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/decode_test.c src/forms/decode.c src/forms/ff1.c \
-		$(FRONTEND_LIBS)
+test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h $(UID_DECODE_SRCS) $(UID_DECODE_HDRS)
+	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/decode_test.c $(UID_DECODE_SRCS) $(FRONTEND_LIBS)
 EXTRA_CLEAN += test/unit/ff1_test test/unit/decode_test
 
 .PHONY: check-unit

@@ -13,7 +13,8 @@
 -- uid forms of the four functions whose EXECUTE is granted, not given to
 -- everyone (uid_mask, uid_unmask, uid_whence, uid_advance_past), are
 -- executable by everyone and check the caller's EXECUTE on the bigint form
--- (src/forms/id_type_functions.c), so that one grant or revoke decides both.
+-- (src/core/catalog.c; each uid form is in C beside its bigint form), so
+-- that one grant or revoke decides both.
 
 CREATE FUNCTION pg_catalog.uid_decode(id @extschema@.uid,
     OUT ts timestamptz, OUT worker_id integer, OUT sequence integer,

@@ -112,7 +112,7 @@ sub run_client
 	return $out;
 }
 
-# 2026-01-01T00:00:00Z in ms since the Unix epoch (src/forms/decode.h)
+# 2026-01-01T00:00:00Z in ms since the Unix epoch (src/id_layout.h)
 sub uid_epoch_ms { return 1767225600000; }
 
 sub uid_node
