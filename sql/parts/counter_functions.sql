@@ -40,7 +40,7 @@ BEGIN
             NULL::text,
             NULL::text);
     END IF;
-    IF $1 OPERATOR(pg_catalog.!~) '^[A-Z][A-Z0-9_]{0,15}$' THEN
+    IF $1 !~ '^[A-Z][A-Z0-9_]{0,15}$' THEN
         PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter prefix: %s', pg_catalog.quote_literal($1)),
             NULL::text,
@@ -64,7 +64,7 @@ BEGIN
             NULL::text,
             NULL::text);
     END IF;
-    IF $1 OPERATOR(pg_catalog.!~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
+    IF $1 !~ '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
         PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter tenant: %s', pg_catalog.quote_literal($1)),
             NULL::text,
@@ -93,7 +93,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     NEW.role_oid := coalesce((SELECT r.oid FROM pg_catalog.pg_roles r
-                               WHERE r.rolname OPERATOR(pg_catalog.=) NEW.role), 0);
+                               WHERE r.rolname = NEW.role), 0);
     RETURN NEW;
 END
 $$;
@@ -111,8 +111,8 @@ RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-SELECT $1 OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
-       CASE WHEN pg_catalog.length($2::text) OPERATOR(pg_catalog.>=) $3 THEN $2::text
+SELECT $1 || '-' ||
+       CASE WHEN pg_catalog.length($2::text) >= $3 THEN $2::text
             ELSE pg_catalog.lpad($2::text, $3, '0') END
 $$;
 
@@ -160,14 +160,14 @@ BEGIN
     -- for the session.
     IF c_caller IS NULL
        OR (NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
-                        WHERE r.oid OPERATOR(pg_catalog.=) c_caller AND r.rolsuper)
+                        WHERE r.oid = c_caller AND r.rolsuper)
            AND NOT EXISTS (SELECT 1
                              FROM uid_counter.grants g
                              JOIN pg_catalog.pg_roles r
-                               ON r.oid OPERATOR(pg_catalog.=) g.role_oid
-                              AND r.rolname OPERATOR(pg_catalog.=) g.role
-                            WHERE g.tenant OPERATOR(pg_catalog.=) ANY (ARRAY[c_tenant, '*'])
-                              AND g.prefix OPERATOR(pg_catalog.=) ANY (ARRAY[c_prefix, '*'])
+                               ON r.oid = g.role_oid
+                              AND r.rolname = g.role
+                            WHERE g.tenant = ANY (ARRAY[c_tenant, '*'])
+                              AND g.prefix = ANY (ARRAY[c_prefix, '*'])
                               AND pg_catalog.pg_has_role(c_caller, r.oid, 'USAGE'))) THEN
         PERFORM uid_counter._raise('42501'::text,
             pg_catalog.format('permission denied for counter %s of tenant %s', c_prefix, pg_catalog.quote_literal(c_tenant)),
@@ -179,7 +179,7 @@ BEGIN
 
     -- ranges may not change under us (see the header of this part)
     LOCK TABLE uid_counter.ranges IN ROW SHARE MODE;
-    IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
+    IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
         PERFORM 1 FROM uid_counter.range_epoch FOR SHARE;
         IF NOT FOUND THEN
             -- no range change before our snapshot; if the first one
@@ -195,19 +195,19 @@ BEGIN
       INTO v_start, v_width
       FROM (SELECT 1) AS one
       LEFT JOIN uid_counter.settings t
-             ON t.prefix OPERATOR(pg_catalog.=) c_prefix
-            AND t.tenant OPERATOR(pg_catalog.=) c_tenant
+             ON t.prefix = c_prefix
+            AND t.tenant = c_tenant
       LEFT JOIN uid_counter.settings g
-             ON g.prefix OPERATOR(pg_catalog.=) c_prefix
-            AND g.tenant OPERATOR(pg_catalog.=) '';
+             ON g.prefix = c_prefix
+            AND g.tenant = '';
 
     SELECT r.lo, r.hi, r.node INTO r_lo, r_hi, r_node
       FROM uid_counter.ranges r
-     WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix
-       AND r.tenant OPERATOR(pg_catalog.=) c_tenant;
+     WHERE r.prefix = c_prefix
+       AND r.tenant = c_tenant;
     IF NOT FOUND THEN
         IF EXISTS (SELECT 1 FROM uid_counter.ranges r
-                   WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix) THEN
+                   WHERE r.prefix = c_prefix) THEN
             PERFORM uid_counter._raise('55000'::text,
                 pg_catalog.format('tenant %s has no range of counter prefix %s', pg_catalog.quote_literal(c_tenant), c_prefix),
                 'Other tenants own ranges of this prefix, so every tenant drawing from it needs one.'::text,
@@ -235,7 +235,7 @@ BEGIN
     END IF;
 
     v_start := greatest(v_start, r_lo);
-    IF v_start OPERATOR(pg_catalog.>) r_hi THEN
+    IF v_start > r_hi THEN
         PERFORM uid_counter._raise('2200H'::text,
             pg_catalog.format('counter %s/%s cannot start at %s beyond the end of its range %s', c_prefix, c_tenant, v_start, r_hi),
             NULL::text,
@@ -245,10 +245,10 @@ BEGIN
     INSERT INTO uid_counter.counters AS c (prefix, tenant, first_value, last_value)
     VALUES (c_prefix, c_tenant, v_start, v_start)
     ON CONFLICT ON CONSTRAINT counters_pkey DO UPDATE
-        SET last_value = greatest(c.last_value OPERATOR(pg_catalog.+) 1, excluded.last_value)
+        SET last_value = greatest(c.last_value + 1, excluded.last_value)
     RETURNING c.last_value INTO v;
 
-    IF v OPERATOR(pg_catalog.>) r_hi THEN
+    IF v > r_hi THEN
         -- the error undoes the update: nothing is used up
         PERFORM uid_counter._raise('2200H'::text,
             pg_catalog.format('counter %s/%s reached the end of its range (%s)', c_prefix, c_tenant, r_hi),
@@ -260,8 +260,8 @@ BEGIN
     -- nothing in the extension's schema by name, where the owner of that
     -- schema (for public, the database owner) may create functions (see
     -- uid_counter._raise() above)
-    RETURN c_prefix OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
-           CASE WHEN pg_catalog.length(v::text) OPERATOR(pg_catalog.>=) v_width THEN v::text
+    RETURN c_prefix || '-' ||
+           CASE WHEN pg_catalog.length(v::text) >= v_width THEN v::text
                 ELSE pg_catalog.lpad(v::text, v_width, '0') END;
 END
 $$;
@@ -291,14 +291,14 @@ AS $$
 SELECT p.oid::pg_catalog.regprocedure
   FROM pg_catalog.pg_proc p
   JOIN pg_catalog.pg_depend d
-    ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-   AND d.objid OPERATOR(pg_catalog.=) p.oid
-   AND d.deptype OPERATOR(pg_catalog.=) 'e'
+    ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+   AND d.objid = p.oid
+   AND d.deptype = 'e'
   JOIN pg_catalog.pg_extension e
-    ON e.oid OPERATOR(pg_catalog.=) d.refobjid
-   AND e.extname OPERATOR(pg_catalog.=) 'uid'
- WHERE p.proname OPERATOR(pg_catalog.=) 'uid_counter_next'
-   AND p.proargtypes OPERATOR(pg_catalog.=) '25 25'::pg_catalog.oidvector  -- (text, text)
+    ON e.oid = d.refobjid
+   AND e.extname = 'uid'
+ WHERE p.proname = 'uid_counter_next'
+   AND p.proargtypes = '25 25'::pg_catalog.oidvector  -- (text, text)
 $$;
 
 COMMENT ON FUNCTION uid_counter._next_entry() IS
@@ -370,14 +370,14 @@ DECLARE
 BEGIN
     PERFORM uid_counter._check_grant(c_tenant, c_role, c_prefix);
     DELETE FROM uid_counter.grants g
-     WHERE g.tenant OPERATOR(pg_catalog.=) c_tenant
-       AND g.prefix OPERATOR(pg_catalog.=) c_prefix
-       AND g.role_oid OPERATOR(pg_catalog.=) c_role::pg_catalog.oid
-       AND g.role OPERATOR(pg_catalog.=) pg_catalog.pg_get_userbyid(c_role::pg_catalog.oid);
+     WHERE g.tenant = c_tenant
+       AND g.prefix = c_prefix
+       AND g.role_oid = c_role::pg_catalog.oid
+       AND g.role = pg_catalog.pg_get_userbyid(c_role::pg_catalog.oid);
     removed := FOUND;
     IF NOT EXISTS (SELECT 1 FROM uid_counter.grants g
-                   WHERE g.role_oid OPERATOR(pg_catalog.=) c_role::pg_catalog.oid
-                     AND g.role OPERATOR(pg_catalog.=) pg_catalog.pg_get_userbyid(c_role::pg_catalog.oid)) THEN
+                   WHERE g.role_oid = c_role::pg_catalog.oid
+                     AND g.role = pg_catalog.pg_get_userbyid(c_role::pg_catalog.oid)) THEN
         EXECUTE pg_catalog.format('REVOKE EXECUTE ON FUNCTION %s FROM %s',
                                   uid_counter._next_entry(), c_role);
     END IF;
@@ -432,13 +432,13 @@ DECLARE
     saved text := pg_catalog.current_setting('lock_timeout');
     bound text := saved;
 BEGIN
-    IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
+    IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
         PERFORM uid_counter._raise('25000'::text,
             'counter ranges can only be changed in a READ COMMITTED transaction'::text,
             NULL::text,
             'The checks must see every number issued so far; run the call at the default isolation level.'::text);
     END IF;
-    IF saved OPERATOR(pg_catalog.=) '0' THEN
+    IF saved = '0' THEN
         bound := '5s';
     END IF;
     BEGIN
@@ -475,13 +475,13 @@ BEGIN
     IF c_tenant IS NOT NULL THEN
         PERFORM uid_counter._check_tenant(c_tenant);
     END IF;
-    IF c_start OPERATOR(pg_catalog.<) 0 OR c_start OPERATOR(pg_catalog.>) 9223372036854775806 THEN
+    IF c_start < 0 OR c_start > 9223372036854775806 THEN
         PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter start: %s', c_start),
             NULL::text,
             'start is the first number issued, 0 to 9223372036854775806; NULL falls back.'::text);
     END IF;
-    IF c_width OPERATOR(pg_catalog.<) 1 OR c_width OPERATOR(pg_catalog.>) 19 THEN
+    IF c_width < 1 OR c_width > 19 THEN
         PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter width: %s', c_width),
             NULL::text,
@@ -519,14 +519,14 @@ DECLARE
 BEGIN
     PERFORM uid_counter._check_tenant(c_tenant);
     PERFORM uid_counter._check_prefix(c_prefix);
-    IF c_node OPERATOR(pg_catalog.!~) '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
+    IF c_node !~ '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,62}$' THEN
         PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter node: %s', pg_catalog.quote_literal(c_node)),
             NULL::text,
             'A node is a server''s uid.counter_node: 1 to 63 characters, a letter or digit, then letters, digits or "_", ".", ":", "@", "-"; NULL for none.'::text);
     END IF;
-    IF c_lo IS NULL OR c_hi IS NULL OR c_lo OPERATOR(pg_catalog.<) 0
-       OR c_hi OPERATOR(pg_catalog.>) 9223372036854775806 OR c_lo OPERATOR(pg_catalog.>) c_hi THEN
+    IF c_lo IS NULL OR c_hi IS NULL OR c_lo < 0
+       OR c_hi > 9223372036854775806 OR c_lo > c_hi THEN
         PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('invalid counter range: [%s, %s]', coalesce(c_lo::text, 'NULL'), coalesce(c_hi::text, 'NULL')),
             NULL::text,
@@ -538,9 +538,9 @@ BEGIN
 
     SELECT c.first_value, c.last_value INTO other
       FROM uid_counter.counters c
-     WHERE c.prefix OPERATOR(pg_catalog.=) c_prefix AND c.tenant OPERATOR(pg_catalog.=) c_tenant;
-    IF FOUND AND (other.first_value OPERATOR(pg_catalog.<) c_lo
-                  OR other.last_value OPERATOR(pg_catalog.>) c_hi) THEN
+     WHERE c.prefix = c_prefix AND c.tenant = c_tenant;
+    IF FOUND AND (other.first_value < c_lo
+                  OR other.last_value > c_hi) THEN
         PERFORM uid_counter._raise('22023'::text,
             pg_catalog.format('range [%s, %s] does not contain the numbers tenant %s already issued of prefix %s', c_lo, c_hi, pg_catalog.quote_literal(c_tenant), c_prefix),
             pg_catalog.format('The tenant issued numbers between %s and %s.', other.first_value, other.last_value),
@@ -549,8 +549,8 @@ BEGIN
 
     SELECT c.tenant, c.first_value, c.last_value INTO other
       FROM uid_counter.counters c
-     WHERE c.prefix OPERATOR(pg_catalog.=) c_prefix AND c.tenant OPERATOR(pg_catalog.<>) c_tenant
-       AND c.first_value OPERATOR(pg_catalog.<=) c_hi AND c.last_value OPERATOR(pg_catalog.>=) c_lo
+     WHERE c.prefix = c_prefix AND c.tenant <> c_tenant
+       AND c.first_value <= c_hi AND c.last_value >= c_lo
      ORDER BY c.tenant
      LIMIT 1;
     IF FOUND THEN
@@ -563,8 +563,8 @@ BEGIN
 
     SELECT r.tenant, r.lo, r.hi INTO other
       FROM uid_counter.ranges r
-     WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix AND r.tenant OPERATOR(pg_catalog.<>) c_tenant
-       AND r.lo OPERATOR(pg_catalog.<=) c_hi AND r.hi OPERATOR(pg_catalog.>=) c_lo
+     WHERE r.prefix = c_prefix AND r.tenant <> c_tenant
+       AND r.lo <= c_hi AND r.hi >= c_lo
      ORDER BY r.lo
      LIMIT 1;
     IF FOUND THEN
@@ -628,7 +628,7 @@ BEGIN
     PERFORM uid_counter._check_prefix(c_prefix);
     PERFORM uid_counter._lock_ranges('uid_counter_unset_range');
     DELETE FROM uid_counter.ranges r
-     WHERE r.prefix OPERATOR(pg_catalog.=) c_prefix AND r.tenant OPERATOR(pg_catalog.=) c_tenant;
+     WHERE r.prefix = c_prefix AND r.tenant = c_tenant;
     IF NOT FOUND THEN
         PERFORM uid_counter._raise('42704'::text,
             pg_catalog.format('tenant %s has no range of counter prefix %s', pg_catalog.quote_literal(c_tenant), c_prefix),

@@ -45,7 +45,7 @@ BEGIN
             NULL::text,
             NULL::text);
     END IF;
-    IF name OPERATOR(pg_catalog.!~) '^[a-z][a-z0-9_]{0,47}$' THEN
+    IF name !~ '^[a-z][a-z0-9_]{0,47}$' THEN
         PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid ticket name: %s', pg_catalog.quote_literal(name)),
             NULL::text,
@@ -72,7 +72,7 @@ BEGIN
            pg_catalog.min(t.nodes) AS of_nodes
       INTO other
       FROM uid_ticket._tickets t
-     WHERE t.name OPERATOR(pg_catalog.=) $1;
+     WHERE t.name = $1;
     IF other.nodes IS NOT NULL THEN
         PERFORM uid_ticket._raise('55000'::text,
             pg_catalog.format('ticket "%s" is ticket metadata from another node: it has no sequence on this server', $1),
@@ -106,22 +106,22 @@ DECLARE
     other   uid_ticket._tickets;
 BEGIN
     PERFORM uid_ticket._check_name(t_name);
-    IF t_nodes IS NULL OR t_nodes OPERATOR(pg_catalog.<) 1
-       OR t_nodes OPERATOR(pg_catalog.>) 1024 THEN
+    IF t_nodes IS NULL OR t_nodes < 1
+       OR t_nodes > 1024 THEN
         PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid number of ticket nodes: %s', coalesce(t_nodes::text, 'NULL')),
             NULL::text,
             'nodes is the number of servers sharing the series, 1 to 1024 (2 for an odd/even pair).'::text);
     END IF;
-    IF t_node IS NULL OR t_node OPERATOR(pg_catalog.<) 1
-       OR t_node OPERATOR(pg_catalog.>) t_nodes THEN
+    IF t_node IS NULL OR t_node < 1
+       OR t_node > t_nodes THEN
         PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid ticket node: %s (nodes = %s)', coalesce(t_node::text, 'NULL'), t_nodes),
             NULL::text,
             'node is this server''s place in the series, 1 to nodes; each server of the set needs a different one.'::text);
     END IF;
-    IF t_block IS NULL OR t_block OPERATOR(pg_catalog.<) 1
-       OR t_block OPERATOR(pg_catalog.>) 1000000 THEN
+    IF t_block IS NULL OR t_block < 1
+       OR t_block > 1000000 THEN
         PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid ticket block size: %s', coalesce(t_block::text, 'NULL')),
             NULL::text,
@@ -138,11 +138,11 @@ BEGIN
     -- (replicated), or what a restore without the sequences left.  This
     -- server joins their set only with the same nodes and a node of its own.
     SELECT * INTO other FROM uid_ticket._tickets t
-     WHERE t.name OPERATOR(pg_catalog.=) t_name
-       AND (t.node OPERATOR(pg_catalog.=) t_node OR t.nodes OPERATOR(pg_catalog.<>) t_nodes)
-     ORDER BY t.node OPERATOR(pg_catalog.=) t_node DESC, t.node
+     WHERE t.name = t_name
+       AND (t.node = t_node OR t.nodes <> t_nodes)
+     ORDER BY t.node = t_node DESC, t.node
      LIMIT 1;
-    IF FOUND AND other.node OPERATOR(pg_catalog.=) t_node THEN
+    IF FOUND AND other.node = t_node THEN
         PERFORM uid_ticket._raise('42710'::text,
             pg_catalog.format('ticket "%s" node %s already exists on another server', t_name, t_node),
             'uid_ticket._tickets has its metadata but this server has no sequence: another server of the set created it and its row was replicated here.'::text,
@@ -157,13 +157,12 @@ BEGIN
 
     -- the last block must fit in bigint: its first ticket is the sequence's
     -- maximum value
-    -- (OPERATOR() syntax has no precedence: parenthesise)
-    maxv := 9223372036854775807 OPERATOR(pg_catalog.-)
-            ((t_block::bigint OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.*) t_nodes);
+    maxv := 9223372036854775807 -
+            ((t_block::bigint - 1) * t_nodes);
 
     EXECUTE pg_catalog.format(
         'CREATE SEQUENCE uid_ticket.%I AS bigint INCREMENT BY %s MINVALUE %s MAXVALUE %s START WITH %s CACHE 1 NO CYCLE',
-        t_name, t_nodes::bigint OPERATOR(pg_catalog.*) t_block, t_node, maxv, t_node);
+        t_name, t_nodes::bigint * t_block, t_node, maxv, t_node);
     EXECUTE pg_catalog.format(
         'COMMENT ON SEQUENCE uid_ticket.%I IS %L', t_name,
         pg_catalog.format('uid ticket: node %s of %s, blocks of %s; use uid_ticket_next(%L)',
@@ -188,7 +187,7 @@ DECLARE
     seq regclass;
 BEGIN
     -- the hot path: the name check inline (PERFORM would cost a query)
-    IF $1 IS NULL OR $1 OPERATOR(pg_catalog.!~) '^[a-z][a-z0-9_]{0,47}$' THEN
+    IF $1 IS NULL OR $1 !~ '^[a-z][a-z0-9_]{0,47}$' THEN
         PERFORM uid_ticket._check_name($1);
     END IF;
     seq := pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', $1));
@@ -223,9 +222,9 @@ BEGIN
     SELECT x.* INTO t
       FROM uid_ticket._tickets x
       JOIN pg_catalog.pg_sequence s
-        ON s.seqrelid OPERATOR(pg_catalog.=) seq::pg_catalog.oid
-       AND s.seqmin OPERATOR(pg_catalog.=) x.node
-     WHERE x.name OPERATOR(pg_catalog.=) t_name;
+        ON s.seqrelid = seq::pg_catalog.oid
+       AND s.seqmin = x.node
+     WHERE x.name = t_name;
     IF NOT FOUND THEN
         PERFORM uid_ticket._raise('42704'::text,
             pg_catalog.format('ticket "%s" does not exist', t_name),
@@ -233,7 +232,7 @@ BEGIN
             'Create it with uid_ticket_create(); the view uid_tickets lists the tickets.'::text);
     END IF;
     want := coalesce(want, t.block);
-    IF want OPERATOR(pg_catalog.<) 1 OR want OPERATOR(pg_catalog.>) t.block THEN
+    IF want < 1 OR want > t.block THEN
         PERFORM uid_ticket._raise('22023'::text,
             pg_catalog.format('invalid ticket block size request: %s (ticket "%s" has blocks of %s)', want, t_name, t.block),
             NULL::text,
@@ -242,8 +241,8 @@ BEGIN
     first := uid_ticket._nextval(seq);
     step := t.nodes;
     count := want;
-    last := first OPERATOR(pg_catalog.+)
-            ((want::bigint OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.*) t.nodes);
+    last := first +
+            ((want::bigint - 1) * t.nodes);
     RETURN;
 END
 $$;
@@ -263,7 +262,7 @@ BEGIN
     seq := pg_catalog.to_regclass(pg_catalog.format('uid_ticket.%I', $1));
     IF seq IS NULL THEN
         -- only other servers' metadata of this name: remove it
-        DELETE FROM uid_ticket._tickets t WHERE t.name OPERATOR(pg_catalog.=) $1;
+        DELETE FROM uid_ticket._tickets t WHERE t.name = $1;
         IF NOT FOUND THEN
             PERFORM uid_ticket._raise('42704'::text,
                 pg_catalog.format('ticket "%s" does not exist', $1),
@@ -276,9 +275,9 @@ BEGIN
     -- other servers of its set stay theirs
     DELETE FROM uid_ticket._tickets t
      USING pg_catalog.pg_sequence s
-     WHERE t.name OPERATOR(pg_catalog.=) $1
-       AND s.seqrelid OPERATOR(pg_catalog.=) seq::pg_catalog.oid
-       AND s.seqmin OPERATOR(pg_catalog.=) t.node;
+     WHERE t.name = $1
+       AND s.seqrelid = seq::pg_catalog.oid
+       AND s.seqmin = t.node;
     EXECUTE pg_catalog.format('DROP SEQUENCE uid_ticket.%I', $1);
 END
 $$;
