@@ -55,12 +55,12 @@ OBJS = \
 # versions stay as they shipped (DATA), for ALTER EXTENSION uid UPDATE from
 # 1.0 to 1.3 and CREATE EXTENSION uid VERSION '1.0', '1.2' or '1.3'; how a
 # release is cut: docs/development.md ("Cutting a release").
-UID_PARTS = header raise generator layout id_type id_type_comment operator_families id_type_ops uuid7 \
-	time_filter lease tickets ticket_functions counter_schema counter_span counter_tables \
-	counter_functions stats stats_view text_forms typeid decode_text owner_read adopt tenure \
+UID_PARTS = header preload generator operator_families id_type id_type_comment time_filter layout \
+	uuid7 lease ticket_tables counter_schema counter_span counter_tables raise tickets counters \
+	stats_sql stats_view text_forms mask typeid decode_text owner_read adopt audit tenure \
 	tenure_overlaps catch_up id_type_functions name_guard name_guard_trigger default_guard wal_removal
-UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment operator_families stats_view ticket_functions \
-	counter_span counter_functions decode_text adopt tenure_overlaps name_guard default_guard wal_removal
+UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment operator_families lease stats_sql stats_view \
+	tickets counter_span counters decode_text adopt tenure_overlaps name_guard default_guard wal_removal
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
 DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql
@@ -158,6 +158,7 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	bash test/unit/guarantees_tap.sh
 	bash test/unit/metrics_table.sh
 	bash test/unit/sql_operators.sh adopt catch_up  # (their bodies still qualify)
+	bash test/unit/sql_parts.sh --skip owner_read $(OBJS)  # (it declares owner_ddl.c's uid_alter_as_owner)
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive) with the built install and upgrade scripts, once META.json

@@ -14,30 +14,12 @@
 -- everyone (uid_mask, uid_unmask, uid_whence, uid_advance_past), are
 -- executable by everyone and check the caller's EXECUTE on the bigint form
 -- (src/forms/id_type_functions.c), so that one grant or revoke decides both.
-
-CREATE FUNCTION pg_catalog.uid_decode(id @extschema@.uid,
-    OUT ts timestamptz, OUT worker_id integer, OUT sequence integer,
-    OUT ms_since_epoch bigint)
-RETURNS record
-AS 'MODULE_PATHNAME', 'uid_decode'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-SUPPORT @extschema@.uid_time_filter_support;
-
-CREATE FUNCTION pg_catalog.uid_time(id @extschema@.uid)
-RETURNS timestamptz
-AS 'MODULE_PATHNAME', 'uid_time'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-SUPPORT @extschema@.uid_time_filter_support;
-
-CREATE FUNCTION pg_catalog.uid_to_text(id @extschema@.uid)
-RETURNS text
-AS 'MODULE_PATHNAME', 'uid_to_text'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION pg_catalog.uid_to_text(id @extschema@.uid, prefix text)
-RETURNS text
-AS 'MODULE_PATHNAME', 'uid_to_text_prefix'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--
+-- The uid forms whose C function is the bigint form's sit beside it, in
+-- that function's part: uid_decode(uid) and uid_time(uid) in layout.sql,
+-- uid_to_text(uid) in text_forms.sql, uid_to_text(uid, text) in typeid.sql,
+-- uid_mask(uid, bytea) and uid_unmask(uid, bytea) in mask.sql.  Here: the
+-- four of src/forms/id_type_functions.c.
 
 CREATE FUNCTION pg_catalog.uid_mask(id @extschema@.uid)
 RETURNS bigint
@@ -48,16 +30,6 @@ CREATE FUNCTION pg_catalog.uid_unmask(masked @extschema@.uid)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'uid_unmask_uid'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION pg_catalog.uid_mask(id @extschema@.uid, key bytea)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'uid_mask_with_key'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION pg_catalog.uid_unmask(masked @extschema@.uid, key bytea)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'uid_unmask_with_key'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE FUNCTION pg_catalog.uid_whence(id @extschema@.uid,
     OUT worker_id integer, OUT token bigint, OUT system_identifier numeric,

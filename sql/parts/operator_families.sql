@@ -1,5 +1,5 @@
 -- uid_restore_operator_families(), which the install script calls
--- (sql/parts/id_type_ops.sql says what it adds and why).  Also run by the
+-- (sql/parts/id_type.sql says what it adds and why).  Also run by the
 -- upgrade from 1.3, which replaced its body.
 
 CREATE OR REPLACE FUNCTION uid_restore_operator_families()

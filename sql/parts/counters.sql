@@ -4,29 +4,6 @@
 -- 1.3 runs this file too.
 -- ---------------------------------------------------------------------------
 
--- uid_raise() (src/core/raise.c) for the counter functions: the same C
--- function, declared in uid_counter, where only the extension's owner may
--- create functions.  The counter functions that run as the extension's
--- owner (SECURITY DEFINER) and the checks they call raise their errors
--- through it and call nothing in the extension's schema by name: the
--- owner of that schema (for public, the database owner) may create
--- functions there, and one of uid_raise()'s name created before uid had
--- one (uid_guard_names refuses it after) is a candidate of every call by
--- that name: had it won, it would run with the owner's rights.  A second
--- entry of the C function is the simplest way there: PL/pgSQL calls a function only by
--- name (one found by OID, as _next_entry() finds uid_counter_next(), would
--- still be called through SQL that names it), and a PL/pgSQL RAISE would
--- add CONTEXT lines that uid_raise() leaves out.
-CREATE OR REPLACE FUNCTION uid_counter._raise(sqlstate text, message text, detail text, hint text)
-RETURNS void
-AS 'MODULE_PATHNAME', 'uid_raise'
-LANGUAGE C VOLATILE PARALLEL SAFE;
-
-COMMENT ON FUNCTION uid_counter._raise(text, text, text, text) IS
-'uid_raise() in uid_counter: what the counter functions raise their errors with, so that the ones that run as the extension''s owner call nothing in the extension''s schema by name.';
-
-REVOKE ALL ON FUNCTION uid_counter._raise(text, text, text, text) FROM PUBLIC;
-
 -- Argument checks shared by the counter functions.
 CREATE OR REPLACE FUNCTION uid_counter._check_prefix(prefix text)
 RETURNS void
@@ -680,4 +657,3 @@ LEFT JOIN uid_counter.settings g
 
 COMMENT ON VIEW uid_counters IS
 'One row per (prefix, tenant) counter: the numbers issued so far and the last ID as printed with the current width.';
-
