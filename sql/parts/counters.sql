@@ -107,34 +107,24 @@ LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION uid_counter._replicated() IS
 'True when a subscription of this database lists uid_counter.counters (pg_subscription_rel): counters then draw only from ranges of this server (uid.counter_node).';
 
--- The work of uid_counter_next(), after a grant check.
-CREATE OR REPLACE FUNCTION uid_counter._next(tenant text, prefix text, caller oid)
-RETURNS text
+-- uid_counter._next()'s steps, each run as the extension's owner from it
+-- (not SECURITY DEFINER themselves; not executable by PUBLIC).
+
+-- The grant, before anything is read, locked or written: the caller is a
+-- superuser, or has the privileges of a role granted (tenant, prefix)
+-- (pg_has_role ... USAGE, as for table privileges).  A grant counts only
+-- for the role of its name and OID (not a dropped role's successor, nor
+-- another server's role); others are skipped, never an error.
+CREATE OR REPLACE FUNCTION uid_counter._may_draw(tenant text, prefix text, caller oid)
+RETURNS void
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     c_tenant ALIAS FOR $1;
     c_prefix ALIAS FOR $2;
     c_caller ALIAS FOR $3;
-    v_start  bigint;
-    v_width  integer;
-    r_lo     bigint;
-    r_hi     bigint;
-    r_node   text;
-    here     text;
-    refused  boolean;
-    v        bigint;
 BEGIN
-    PERFORM uid_counter._check_tenant(c_tenant);
-    PERFORM uid_counter._check_prefix(c_prefix);
-    -- The grant, before anything is read, locked or written: the caller is a
-    -- superuser, or has the privileges of a role granted (tenant, prefix)
-    -- (pg_has_role ... USAGE, as for table privileges).  A grant counts only
-    -- for the role of its name and OID (not a dropped role's successor, nor
-    -- another server's role); others are skipped, never an error.  Written
-    -- here, not in a function of its own, so that plpgsql keeps the plans
-    -- for the session.
     IF c_caller IS NULL
        OR (NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
                         WHERE r.oid = c_caller AND r.rolsuper)
@@ -153,8 +143,23 @@ BEGIN
                                              pg_catalog.quote_literal(c_tenant), c_prefix),
             'An administrator grants it with uid_counter_grant(tenant, role[, prefix]).'::text);
     END IF;
+END
+$$;
 
-    -- ranges may not change under us (see the header of this part)
+COMMENT ON FUNCTION uid_counter._may_draw(text, text, oid) IS
+'Refuses (42501) a caller that is no superuser and holds no grant of (tenant, prefix): the first step of uid_counter._next().';
+
+REVOKE ALL ON FUNCTION uid_counter._may_draw(text, text, oid) FROM PUBLIC;
+
+-- Ranges may not change under a draw (see the header of
+-- sql/parts/counter_schema.sql): ROW SHARE on uid_counter.ranges, and under
+-- REPEATABLE READ or SERIALIZABLE the row of uid_counter.range_epoch.
+CREATE OR REPLACE FUNCTION uid_counter._share_ranges()
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
     LOCK TABLE uid_counter.ranges IN ROW SHARE MODE;
     IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
         PERFORM 1 FROM uid_counter.range_epoch FOR SHARE;
@@ -167,7 +172,30 @@ BEGIN
             ON CONFLICT ON CONSTRAINT range_epoch_pkey DO NOTHING;
         END IF;
     END IF;
+END
+$$;
 
+COMMENT ON FUNCTION uid_counter._share_ranges() IS
+'Holds the counters'' ranges still for the rest of the transaction, or fails with 40001 when a range changed after its snapshot: the second step of uid_counter._next().';
+
+REVOKE ALL ON FUNCTION uid_counter._share_ranges() FROM PUBLIC;
+
+-- Where the counter (tenant, prefix) starts, how wide it prints and the
+-- range it draws from; refuses a counter this server may not draw from and
+-- a start beyond the end of the range.
+CREATE OR REPLACE FUNCTION uid_counter._bounds(tenant text, prefix text,
+    OUT v_start bigint, OUT v_width integer, OUT r_lo bigint, OUT r_hi bigint)
+RETURNS record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c_tenant ALIAS FOR $1;
+    c_prefix ALIAS FOR $2;
+    r_node   text;
+    here     text;
+    refused  boolean;
+BEGIN
     SELECT coalesce(t.start, g.start, 1), coalesce(t.width, g.width, 3)
       INTO v_start, v_width
       FROM (SELECT 1) AS one
@@ -195,7 +223,8 @@ BEGIN
     END IF;
 
     -- Another writer: only a range of this server may be drawn from (see
-    -- the header of this part).  _replicated() is cached per session.
+    -- the header of sql/parts/counter_schema.sql).  _replicated() is cached
+    -- per session.
     refused := CASE WHEN r_node IS NULL THEN uid_counter._replicated()
                     ELSE r_node IS DISTINCT FROM
                          NULLIF(pg_catalog.current_setting('uid.counter_node', true), '') END;
@@ -218,9 +247,40 @@ BEGIN
             NULL::text,
             'Lower the start with uid_counter_configure() or widen the range with uid_counter_set_range().'::text);
     END IF;
+END
+$$;
+
+COMMENT ON FUNCTION uid_counter._bounds(text, text) IS
+'The start, width and range of the counter (tenant, prefix) after its checks: the third step of uid_counter._next().';
+
+REVOKE ALL ON FUNCTION uid_counter._bounds(text, text) FROM PUBLIC;
+
+-- The work of uid_counter_next(), after a grant check.  Its steps call
+-- nothing in the extension's schema either.
+CREATE OR REPLACE FUNCTION uid_counter._next(tenant text, prefix text, caller oid)
+RETURNS text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c_tenant ALIAS FOR $1;
+    c_prefix ALIAS FOR $2;
+    c_caller ALIAS FOR $3;
+    b        record;
+    v_width  integer;
+    r_hi     bigint;
+    v        bigint;
+BEGIN
+    PERFORM uid_counter._check_tenant(c_tenant);
+    PERFORM uid_counter._check_prefix(c_prefix);
+    PERFORM uid_counter._may_draw(c_tenant, c_prefix, c_caller);
+    PERFORM uid_counter._share_ranges();
+    b := uid_counter._bounds(c_tenant, c_prefix);
+    v_width := b.v_width;
+    r_hi := b.r_hi;
 
     INSERT INTO uid_counter.counters AS c (prefix, tenant, first_value, last_value)
-    VALUES (c_prefix, c_tenant, v_start, v_start)
+    VALUES (c_prefix, c_tenant, b.v_start, b.v_start)
     ON CONFLICT ON CONSTRAINT counters_pkey DO UPDATE
         SET last_value = greatest(c.last_value + 1, excluded.last_value)
     RETURNING c.last_value INTO v;
@@ -236,7 +296,7 @@ BEGIN
     -- uid_counter_format(), written out: a SECURITY DEFINER function calls
     -- nothing in the extension's schema by name, where the owner of that
     -- schema (for public, the database owner) may create functions (see
-    -- uid_counter._raise() above)
+    -- uid_counter._raise(), sql/parts/raise.sql)
     RETURN c_prefix || '-' ||
            CASE WHEN pg_catalog.length(v::text) >= v_width THEN v::text
                 ELSE pg_catalog.lpad(v::text, v_width, '0') END;
