@@ -46,9 +46,11 @@ OBJS = \
 	src/tables/owner_ddl.o
 
 # CREATE EXTENSION uid runs the install script of default_version
-# (uid.control) alone: sql/uid--1.4.sql, built from one part per subsystem
-# (sql/parts/, in the order below), so that it is complete on its own and
-# each object is written once.  The upgrade from 1.3 is built from what
+# (uid.control) alone: sql/uid--1.4.sql, built from the parts in sql/parts/,
+# one per C file whose functions it declares and named after it
+# (test/unit/sql_parts.sh), in the order below (a part may use the objects
+# of the parts before it), so that it is complete on its own and each
+# object is written once.  The upgrade from 1.3 is built from what
 # changes in place (sql/parts/from-1.3.sql) and the parts whose objects are
 # new or replaced in 1.4 (UID_UPGRADE_1_3_PARTS; those parts write every
 # function and view as CREATE OR REPLACE).  The scripts of released
