@@ -2,6 +2,8 @@
 -- Snowflake-style bigint IDs: reading them back (src/forms/layout.c)
 -- ---------------------------------------------------------------------------
 
+-- uid_decode() of a bigint, and below of a uid (one C function); of a UUID:
+-- sql/parts/uuid7.sql; of any text form: decode_text.sql.
 CREATE FUNCTION uid_decode(id bigint,
     OUT ts timestamptz, OUT worker_id integer, OUT sequence integer,
     OUT ms_since_epoch bigint)
