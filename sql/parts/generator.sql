@@ -19,7 +19,6 @@ ROWS 100;
 COMMENT ON FUNCTION uid_next_batch(integer) IS
 'count new IDs (at most uid.max_batch), strictly increasing, all later than any ID returned before the call.';
 
-
 CREATE FUNCTION uid_advance_past(id bigint)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'uid_advance_past'

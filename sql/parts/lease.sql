@@ -4,7 +4,9 @@
 -- ---------------------------------------------------------------------------
 -- The lease table itself lives in the lease store (uid.lease_database of this
 -- server, or the coordination database of uid.lease_conninfo) and is created
--- there by the lease worker, so the store needs no CREATE EXTENSION.
+-- there by the lease worker, so the store needs no CREATE EXTENSION.  Every
+-- statement can run again over an older version's objects: the upgrade from
+-- 1.3 runs this file too, for uid_lease_ledger().
 
 CREATE OR REPLACE FUNCTION uid_lease_status(
     OUT mode text,
@@ -62,7 +64,8 @@ LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uid_lease_table_sql(name, name) IS
 'The statements that create the lease table and its schema, owned by owner: the definition the lease worker uses, for creating it beforehand in a lease store.';
 
--- the view also calls uid_lease_status(): pg_monitor keeps it, whatever PUBLIC has
+-- the uid_stats view (sql/parts/stats_view.sql) calls uid_lease_status():
+-- pg_monitor keeps it, whatever PUBLIC has
 GRANT EXECUTE ON FUNCTION uid_lease_status() TO pg_monitor;
 
 -- The tenure ledger's state for monitoring, the last two columns of the

@@ -1,10 +1,13 @@
 -- ---------------------------------------------------------------------------
--- Observability (src/core/stats.c, src/core/stats_sql.c)
+-- Observability: the SQL functions of uid_stats (src/core/stats_sql.c; the
+-- counters: src/core/stats.c)
 -- ---------------------------------------------------------------------------
 -- uid_stats() keeps the twelve columns it had in 1.0, for queries and views
 -- built on it; uid_stats_1_1() has them all (the uid_stats view of 1.1 and
 -- 1.2 and 1.3 read it; 1.4's reads uid_stats_1_4(), below),
--- and the lease state.
+-- and the lease state.  Every statement can run again over an older
+-- version's objects: the upgrade from 1.3 runs this file too, for
+-- uid_stats_1_4().
 
 CREATE OR REPLACE FUNCTION uid_stats(
     OUT worker_id integer,

@@ -72,7 +72,8 @@ COMMENT ON FUNCTION uuid7_last_at(timestamptz) IS
 'The highest UUIDv7 whose time is at or before ts (the last of its millisecond): for v7 UUIDs, uuid7_time(u) <= ts is u <= uuid7_last_at(ts). NULL before 1970.';
 
 -- A support function that answers no request: the planner calls it while it
--- simplifies a query naming one of the time functions below, which loads uid
+-- simplifies a query naming one of the time functions that carry it
+-- (sql/parts/layout.sql, uuid7.sql), which loads uid
 -- (and so the rewrite of time filters into ranges of IDs, src/tables/time_filter.c)
 -- before the tables of that query are planned, also when uid is not in
 -- shared_preload_libraries.  Not callable from SQL (internal).
