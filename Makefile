@@ -48,21 +48,23 @@ OBJS = \
 	src/tables/owner_ddl.o
 
 # CREATE EXTENSION uid runs the install script of default_version
-# (uid.control) alone: sql/uid--1.4.sql, built from one part per subsystem
-# (sql/parts/, in the order below), so that it is complete on its own and
-# each object is written once.  The upgrade from 1.3 is built from what
+# (uid.control) alone: sql/uid--1.4.sql, built from the parts in sql/parts/,
+# one per C file whose functions it declares and named after it
+# (test/unit/sql_parts.sh), in the order below (a part may use the objects
+# of the parts before it), so that it is complete on its own and each
+# object is written once.  The upgrade from 1.3 is built from what
 # changes in place (sql/parts/from-1.3.sql) and the parts whose objects are
 # new or replaced in 1.4 (UID_UPGRADE_1_3_PARTS; those parts write every
 # function and view as CREATE OR REPLACE).  The scripts of released
 # versions stay as they shipped (DATA), for ALTER EXTENSION uid UPDATE from
 # 1.0 to 1.3 and CREATE EXTENSION uid VERSION '1.0', '1.2' or '1.3'; how a
 # release is cut: docs/development.md ("Cutting a release").
-UID_PARTS = header raise generator layout id_type id_type_comment id_type_ops uuid7 time_filter lease \
-	tickets ticket_functions counters counter_functions stats stats_view \
-	text_forms typeid decode_text owner_read adopt tenure tenure_overlaps catch_up id_type_functions name_guard \
-	default_guard wal_removal
-UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment stats_view ticket_functions counter_functions \
-	decode_text adopt tenure_overlaps default_guard wal_removal
+UID_PARTS = header preload generator operator_families id_type id_type_comment time_filter layout \
+	uuid7 lease ticket_tables counter_schema counter_span counter_tables raise tickets counters \
+	stats_sql stats_view text_forms mask typeid decode_text owner_read adopt audit tenure \
+	tenure_overlaps catch_up advance_past_uid name_guard name_guard_trigger default_guard wal_removal
+UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment operator_families lease stats_sql stats_view \
+	tickets counter_span counters decode_text adopt tenure_overlaps name_guard default_guard wal_removal
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
 DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql
@@ -160,6 +162,8 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	bash test/unit/source_map.sh
 	bash test/unit/guarantees_tap.sh
 	bash test/unit/metrics_table.sh
+	bash test/unit/sql_operators.sh adopt catch_up  # (their bodies still qualify)
+	bash test/unit/sql_parts.sh --skip owner_read $(OBJS)  # (it declares owner_ddl.c's uid_alter_as_owner)
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive) with the built install and upgrade scripts, once META.json

@@ -106,7 +106,7 @@ UidIsIdType(Oid type)
 
 /*
  * uid_mask(uid), uid_unmask(uid), uid_whence(uid) and uid_advance_past(uid)
- * (sql/parts/id_type_functions.sql) exist so that a call on a uid column
+ * (sql/parts/advance_past_uid.sql says why) exist so that a call on a uid column
  * finds uid's own exact match in pg_catalog, not one another role planted.
  * Because uid is its category's preferred type, a call with an integer
  * literal or an untyped parameter (uid_mask(123), uid_mask($1)) also picks
