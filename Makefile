@@ -157,6 +157,7 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	bash test/unit/source_map.sh
 	bash test/unit/guarantees_tap.sh
 	bash test/unit/metrics_table.sh
+	bash test/unit/error_table.sh '$(PG_CONFIG)'
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive) with the built install and upgrade scripts, once META.json
