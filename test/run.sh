@@ -42,6 +42,8 @@
 #                           UID_CITUS_DIR
 #   UID_KEEP=1              keep each version's working copy even if it passed
 #   UID_TEST_TMP=/some/dir  where the working copies go (default /tmp)
+#   UID_TIMING_FILE=path    a copy of the table of wall times there
+#   UID_TAP_TIMES_FILE=path a copy of the run's tap-times.tsv there
 #
 # The Perl TAP test of pg_upgrade (test/t/081_pg_upgrade.pl) upgrades from
 # older versions to the version under test: 15 -> 18, 17 -> 18 and 16 -> 19
