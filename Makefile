@@ -158,6 +158,7 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	bash test/unit/guarantees_tap.sh
 	bash test/unit/metrics_table.sh
 	bash test/unit/error_table.sh '$(PG_CONFIG)'
+	bash test/unit/doc_tables.sh
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive) with the built install and upgrade scripts, once META.json
