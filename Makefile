@@ -5,22 +5,23 @@ EXTENSION   = uid
 MODULE_big  = uid
 OBJS = \
 	src/uid.o \
+	src/pq_wait.o \
 	src/core/preload.o \
 	src/core/raise.o \
 	src/core/refused_settings.o \
 	src/core/generator.o \
 	src/core/topology.o \
 	src/core/clock.o \
-	src/core/hwm.o \
-	src/core/wal_floor.o \
 	src/core/wal_removal.o \
 	src/core/stats.o \
 	src/core/stats_sql.o \
 	src/core/random.o \
 	src/core/uuid7.o \
-	src/core/pq_wait.o \
-	src/core/primary_watch.o \
 	src/core/catalog.o \
+	src/floor/floor.o \
+	src/floor/hwm.o \
+	src/floor/wal_floor.o \
+	src/floor/primary_watch.o \
 	src/lease/lease.o \
 	src/lease/lease_settings.o \
 	src/lease/lease_worker.o \

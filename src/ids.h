@@ -131,6 +131,17 @@ UidAtomicRaiseU64(pg_atomic_uint64 *a, uint64 v)
 	return false;
 }
 
+/*
+ * The generators that issue time-ordered values, each with a floor of its
+ * own below which it issues nothing (src/floor/).
+ */
+typedef enum UidGenerator
+{
+	UID_GEN_UID_NEXT = 0,		/* uid_next(), uid_next_batch() */
+	UID_GEN_UUID7 = 1,			/* uuid7() and its PostgreSQL 18 names */
+	UID_GENERATORS
+} UidGenerator;
+
 /* ---- Error codes (README, "Errors") ---- */
 
 /* The clock is behind the last issued time by more than we may wait. */
