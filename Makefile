@@ -164,6 +164,8 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	bash test/unit/metrics_table.sh
 	bash test/unit/sql_operators.sh adopt catch_up  # (their bodies still qualify)
 	bash test/unit/sql_parts.sh --skip owner_read $(OBJS)  # (it declares owner_ddl.c's uid_alter_as_owner)
+	bash test/unit/error_table.sh '$(PG_CONFIG)'
+	bash test/unit/doc_tables.sh
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive) with the built install and upgrade scripts, once META.json

@@ -42,13 +42,18 @@
 #                           UID_CITUS_DIR
 #   UID_KEEP=1              keep each version's working copy even if it passed
 #   UID_TEST_TMP=/some/dir  where the working copies go (default /tmp)
+#   UID_TIMING_FILE=path    a copy of the table of wall times there
+#   UID_TAP_TIMES_FILE=path a copy of the run's tap-times.tsv there
 #
 # The Perl TAP test of pg_upgrade (test/t/081_pg_upgrade.pl) upgrades from
 # older versions to the version under test: 15 -> 18, 17 -> 18 and 16 -> 19
 # (UID_UPGRADE_PAIRS); the older servers are built too if needed.
 #
 # The run ends with a table of the wall time of each version and of each of
-# its suites, and of the model (UID_TIMING_FILE=path: a copy of it there).
+# its suites, and of the model (UID_TIMING_FILE=path: a copy of it there),
+# and names the file of each Perl TAP file's time, tap-times.tsv in the
+# run's directory (UID_TAP_TIMES_FILE=path: a copy of it there), from which
+# test/tap-times.tsv, the order the files run in, is refreshed.
 #
 # Each version runs in its own copy of the tree under /tmp/uid-test.*/NN,
 # with the extension installed into a private copy of that server
@@ -123,13 +128,25 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 	suite_pgtap() {
 		bash test/pgtap.sh
 	}
-	# The Perl TAP files, the slowest first (measured with prove --timer:
-	# every version's log shows each file's time), so that, UID_TAP_JOBS
-	# at once, the files that start last are short ones.
+	# The Perl TAP files, the slowest first, so that, UID_TAP_JOBS at once,
+	# the files that start last are short ones.  The order comes from the
+	# times of a run, test/tap-times.tsv ("seconds<TAB>file" a line, "#"
+	# comments; refreshed from a run's own tap-times.tsv, docs/development.md);
+	# a file it lacks, new or not measured, runs first: unknown cost counts
+	# as slow.
 	tap_files() {
-		local slow=" 024_store_failover.pl 122_id_type_oid_clients.pl 028_tenure_ledger.pl 021_lease_remote.pl 029_static_registration.pl 026_lease_memory.pl 064_patroni_shared_id.pl 074_lease_store_sessions.pl 120_adopt_clients.pl 050_uuid7.pl 020_lease_local.pl 003_crash_clock.pl 005_hwm_floors.pl " f
-		for f in $slow; do [ ! -f "test/t/$f" ] || echo "test/t/$f"; done
-		for f in test/t/*.pl; do [[ "$slow" == *" ${f#test/t/} "* ]] || echo "$f"; done
+		local known f
+		known=$(grep -v '^#' test/tap-times.tsv 2>/dev/null | sort -t "$(printf '\t')" -k1,1nr -k2,2 | cut -f2)
+		for f in test/t/*.pl; do grep -qxF "$f" <<<"$known" || echo "$f"; done
+		for f in $known; do [ ! -f "$f" ] || echo "$f"; done
+	}
+	# What each Perl TAP file took, from prove --timer's line of each file
+	# that passed ("[12:00:00] test/t/001_basic.pl .. ok   1234 ms ( ...)"):
+	# "seconds<TAB>file", the slowest first, into $2.  A file that failed or
+	# skipped itself has no time there, and no line.
+	tap_times() {
+		sed -nE 's/^\[[0-9:]+\] (test\/t\/[^ ]+\.pl) \.+ ok +([0-9]+) ms.*/\2 \1/p' "$1" |
+			awk '{ printf "%d\t%s\n", ($1 + 500) / 1000, $2 }' | sort -t "$(printf '\t')" -k1,1nr -k2,2 >"$2"
 	}
 	# --merge: a file's diagnostics (stderr) join its TAP stream.  Without
 	# it, prove -j, reading a file that wrote to stderr, waits for that
@@ -152,6 +169,7 @@ if [ "${UID_RUN_SUITES:-}" = 1 ]; then
 			PROVE_FLAGS="-I test/t --timer --merge -j ${UID_TAP_JOBS:-1} ${UID_PROVE_FLAGS:-}" \
 			PROVE_TESTS="${UID_PROVE_TESTS:-$(tap_files | paste -sd ' ' -)}" 2>&1 | tee "$out"
 		status=${PIPESTATUS[0]}
+		tap_times "$out" "$top/tmp_tap_times.tsv"
 		[ "$status" != 0 ] || return 0
 		# the end of the log of each file that failed (prove's summary names them)
 		for f in $(sed -nE 's/^(test\/t\/)?([0-9A-Za-z_]+)\.pl +\(Wstat.*/\2/p' "$out"); do
@@ -337,6 +355,7 @@ test_version() {
 	set -e
 
 	cp "$dir/tmp_summary" "$work/$v.summary" 2>/dev/null || true
+	cp "$dir/tmp_tap_times.tsv" "$work/$v.tap-times" 2>/dev/null || true
 	suites=$(awk -F'|' '{ printf "%s%s %s %s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$work/$v.summary" 2>/dev/null || true)
 	if [ "$status" = 0 ]; then
 		[ "${UID_KEEP:-}" = 1 ] || rm -rf "$dir"
@@ -467,10 +486,28 @@ echo
 cat "$timing"
 [ -z "${UID_TIMING_FILE:-}" ] || cp "$timing" "$UID_TIMING_FILE"
 rm -f "$timing" "$work"/*.summary
+
+# Each Perl TAP file's wall time (the longest over the versions that ran
+# it), "seconds<TAB>file", the slowest first, in $work/tap-times.tsv (kept
+# after the run; UID_TAP_TIMES_FILE=path: a copy there).  From a run of
+# the whole Perl TAP suite, it is what test/tap-times.tsv, the order the
+# files run in, is refreshed from (docs/development.md).
+tap_times_file=
+if ls "$work"/*.tap-times >/dev/null 2>&1; then
+	tap_times_file=$work/tap-times.tsv
+	{
+		echo "# seconds<TAB>file: each Perl TAP file's wall time (prove --timer), the longest over PostgreSQL $(ls "$work"/*.tap-times | sed -E 's|.*/([0-9]+)\.tap-times$|\1|' | sort -n | paste -sd ' ' -); test/run.sh at $(date -u '+%Y-%m-%d %H:%M') UTC, UID_JOBS=$jobs_max"
+		cat "$work"/*.tap-times | awk -F'\t' '$1 + 0 >= t[$2] + 0 { t[$2] = $1 } END { for (f in t) printf "%d\t%s\n", t[f], f }' |
+			sort -t "$(printf '\t')" -k1,1nr -k2,2
+	} >"$tap_times_file"
+	rm -f "$work"/*.tap-times
+	[ -z "${UID_TAP_TIMES_FILE:-}" ] || cp "$tap_times_file" "$UID_TAP_TIMES_FILE"
+fi
 rm -rf "$port_dir"
 rmdir "$work" 2>/dev/null || true
 [ -z "$missing_note" ] || echo "$missing_note"
 [ -z "$citus_note" ] || echo "$citus_note"
+[ -z "$tap_times_file" ] || echo "each Perl TAP file's time: $tap_times_file (to order later runs by it: cp $tap_times_file test/tap-times.tsv)"
 passed=$(for v in $versions; do [ "${result[$v]}" != ok ] || printf '%s ' "$v"; done)
 skipped=$(for v in $versions; do [ "${result[$v]}" != skipped ] || printf '%s ' "$v"; done)
 if [ "$overall" != 0 ]; then

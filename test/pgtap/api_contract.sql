@@ -1,4 +1,4 @@
--- The SQL API of the uid foundation (README "Reference"; docs/snowflake.md):
+-- The SQL API of the uid foundation (docs/reference.md; docs/snowflake.md):
 -- signatures, return types, volatility, strictness, parallel safety, the
 -- uid_stats view's columns, the SQLSTATEs of bad input, and the pinned epoch.
 -- Runs against a server that preloads uid with uid.worker_id = 7

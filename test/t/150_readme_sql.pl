@@ -16,12 +16,12 @@
 # and the other docs' SQL, use tables, roles and parameters of an
 # application, and are not run.
 #
-# Last, the README's table of functions against the server's catalog: every
-# signature it writes out (names, types and defaults) is one the extension
-# installed, one written as a shorthand (`uid_first_at(ts)`) names a
-# function of that many arguments, and every installed form of a function
-# the table names is in it, so that a parameter added to a function cannot
-# leave its row behind.
+# Last, the table of functions of docs/reference.md (the README links to
+# it) against the server's catalog: every signature it writes out (names,
+# types and defaults) is one the extension installed, one written as a
+# shorthand (`uid_first_at(ts)`) names a function of that many arguments,
+# and every installed form of a function the table names is in it, so that
+# a parameter added to a function cannot leave its row behind.
 use strict;
 use warnings;
 
@@ -130,23 +130,25 @@ for my $i (0 .. $#docs)
 		"$where: the first example returns what its comments say");
 }
 
-# The README's table of functions: [name, arguments as written]
+# The table of functions of docs/reference.md, the rows of its section
+# "Functions" (not the notes below the table): [name, arguments as written]
+my $reference = 'docs/reference.md';
 my @documented;
 {
 	my $in = 0;
-	for my $line (split /\n/, slurp_file("$top/README.md"))
+	for my $line (split /\n/, slurp_file("$top/$reference"))
 	{
-		$in = 1 if $line eq '### Functions';
-		last if $in && $line =~ /^### / && $line ne '### Functions';
+		$in = 1 if $line eq '## Functions';
+		last if $in && $line =~ /^## / && $line ne '## Functions';
 		next unless $in && $line =~ /^\|([^|]*)\|/;
 		my $cell = $1;
 		push @documented, [ $1, $2 ] while $cell =~ /`([a-z_0-9]+)\(([^`]*)\)`/g;
 	}
 }
-cmp_ok(scalar(@documented), '>=', 60, "the README's table of functions");
+cmp_ok(scalar(@documented), '>=', 60, "$reference: its table of functions");
 
 # An argument list in one spelling: no OUT parameters, no casts of defaults,
-# PostgreSQL's names of the types the README abbreviates
+# PostgreSQL's names of the types the table abbreviates
 sub arguments
 {
 	my ($list) = @_;
@@ -182,7 +184,7 @@ for my $d (@documented)
 	my @forms = @{ $installed{$name} || [] };
 	if ($written eq '' || !grep { !/ / } split /, /, $args)
 	{
-		ok((grep { $_ eq $args } @forms), "README: $name($written) is installed")
+		ok((grep { $_ eq $args } @forms), "$reference: $name($written) is installed")
 		  or diag("installed: " . join('; ', map { "$name($_)" } @forms));
 		$seen{"$name($args)"} = 1;
 	}
@@ -190,13 +192,13 @@ for my $d (@documented)
 	{
 		my $n = scalar(split /,/, $written);
 		my @match = grep { scalar(split /, /, $_) == $n } @forms;
-		ok(@match, "README: $name($written) names a function of $n arguments");
+		ok(@match, "$reference: $name($written) names a function of $n arguments");
 		$seen{"$name($_)"} = 1 for @match;
 	}
 }
 for my $name (sort keys %installed)
 {
-	ok($seen{"$name($_)"}, "installed $name($_) is in the README's table")
+	ok($seen{"$name($_)"}, "installed $name($_) is in the table of $reference")
 	  for @{ $installed{$name} };
 }
 
