@@ -43,7 +43,8 @@ OBJS = \
 	src/tables/adopt.o \
 	src/tables/audit.o \
 	src/tables/owner_read.o \
-	src/tables/owner_ddl.o
+	src/tables/owner_ddl.o \
+	src/tables/owner_ddl_1_3.o
 
 # CREATE EXTENSION uid runs the install script of default_version
 # (uid.control) alone: sql/uid--1.4.sql, built from one part per subsystem
@@ -57,10 +58,10 @@ OBJS = \
 # release is cut: docs/development.md ("Cutting a release").
 UID_PARTS = header raise generator layout id_type id_type_comment id_type_ops uuid7 time_filter lease \
 	tickets ticket_functions counters counter_functions stats stats_view \
-	text_forms typeid decode_text owner_read adopt tenure tenure_overlaps catch_up id_type_functions name_guard \
+	text_forms typeid decode_text owner_read adopt owner_ddl tenure tenure_overlaps catch_up id_type_functions name_guard \
 	default_guard wal_removal
 UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment stats_view ticket_functions counter_functions \
-	decode_text adopt tenure_overlaps default_guard wal_removal
+	decode_text adopt owner_ddl tenure_overlaps default_guard wal_removal
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
 DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql

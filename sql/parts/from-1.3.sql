@@ -12,3 +12,8 @@
 -- uid's does (their bodies: sql/parts/counters.sql).
 ALTER FUNCTION uid_counter._prefix_code(pg_catalog.text) SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION uid_counter._span(pg_catalog.text, pg_catalog.int8, pg_catalog.int8) SET search_path = pg_catalog, pg_temp;
+
+-- uid_adopt() and uid_unadopt() name their changes to uid_adopt._alter()
+-- (sql/parts/owner_ddl.sql), which writes each statement itself, instead
+-- of writing SQL for uid_alter_as_owner() to parse back.
+DROP FUNCTION uid_alter_as_owner(pg_catalog.text);
