@@ -259,7 +259,7 @@ is(as_ok('postgres', q{SELECT count(*) FROM ids.uid_adoptions WHERE sequence = '
 sub alter_state
 {
 	my ($role, $args) = @_;
-	return state_as($role, "SELECT ids.uid_adopt._alter($args)");
+	return state_as($role, "SELECT uid_adopt._alter($args)");
 }
 is(alter_state('mallory', q{'default nextval', 'public.plain', 'id', 'public.plain_id_seq', NULL, NULL, false}),
 	'42501', 'uid_adopt._alter() refuses a caller that does not own the table');
@@ -285,7 +285,7 @@ is(alter_state('mallory', q{'type bigint', 'mal.own', NULL, NULL, NULL, NULL, fa
 	'22004', 'and a change without its column');
 is(alter_state('mallory', q{'default uuid7', 'mal.own', 'u; DROP TABLE mal.own; --', NULL, NULL, NULL, false}),
 	'42703', 'a column that does not exist, whatever its name holds, is refused');
-is(as_ok('mallory', q{SELECT ids.uid_adopt._alter('default gen_random_uuid', 'mal.own', 'odd "name"; x',
+is(as_ok('mallory', q{SELECT uid_adopt._alter('default gen_random_uuid', 'mal.own', 'odd "name"; x',
 		NULL, NULL, NULL, false)}),
 	'{"ALTER TABLE mal.own ALTER COLUMN \"odd \"\"name\"\"; x\" SET DEFAULT pg_catalog.gen_random_uuid()"}',
 	'a column whose name holds quotes, spaces and a semicolon is quoted as one identifier');
