@@ -61,7 +61,7 @@ UID_PARTS = header raise generator layout id_type id_type_comment id_type_ops uu
 	text_forms typeid decode_text owner_read adopt owner_ddl tenure tenure_overlaps catch_up id_type_functions name_guard \
 	default_guard wal_removal
 UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment stats_view ticket_functions counter_functions \
-	decode_text adopt owner_ddl tenure_overlaps default_guard wal_removal
+	decode_text adopt owner_ddl catch_up tenure_overlaps default_guard wal_removal
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
 DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql

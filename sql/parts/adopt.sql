@@ -253,15 +253,16 @@ COMMENT ON FUNCTION uid_adopt_lock(regclass, regclass, text, boolean) IS
 'Checks that the caller owns the sequence and every table whose owner may draw from it, and (unless dry) locks them: the statements run, and a comment for each column left as it is.';
 
 -- ---------------------------------------------------------------------------
--- The steps of uid_adopt() and uid_unadopt(), in a schema of their own.
--- Each runs as the caller and does only what the caller may do: PUBLIC
--- may execute them.  The statements they run on a table or a sequence are
--- written, checked and run by uid_adopt._alter() (sql/parts/owner_ddl.sql).
+-- The steps of uid_adopt(), uid_unadopt() and uid_catch_up()
+-- (sql/parts/catch_up.sql), in a schema of their own.  Each runs as the
+-- caller and does only what the caller may do: PUBLIC may execute them.
+-- The statements they run on a table or a sequence are written, checked
+-- and run by uid_adopt._alter() (sql/parts/owner_ddl.sql).
 -- ---------------------------------------------------------------------------
 CREATE SCHEMA uid_adopt;
 
 COMMENT ON SCHEMA uid_adopt IS
-'The steps of uid_adopt() and uid_unadopt(): internal, called by them only.';
+'The steps of uid_adopt(), uid_unadopt() and uid_catch_up(): internal, called by them only.';
 
 GRANT USAGE ON SCHEMA uid_adopt TO PUBLIC;
 

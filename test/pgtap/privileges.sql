@@ -135,9 +135,17 @@ INSERT INTO decided VALUES
     -- moving a generator: superuser, or whom it grants
     ('uid_advance_past(bigint)', false, false),
     ('uuid7_advance_past(uuid)', false, false),
-    -- moving the writes: superuser, or whom it grants; its part runs as the caller
+    -- moving the writes: superuser, or whom it grants; its parts run as the caller and do
+    -- only what the caller may (moving a generator needs EXECUTE on uid_advance_past())
     ('uid_catch_up(boolean,jsonb,interval,bigint)', false, false),
     ('uid_catch_up_lock(regclass,name,boolean)', true, true),
+    ('uid_adopt._catch_up_check(boolean,jsonb,interval,bigint)', true, true),
+    ('uid_adopt._catch_up_columns()', true, true),
+    ('uid_adopt._catch_up_read(text,regclass,name,bigint,regclass,oid,boolean,text)', true, true),
+    ('uid_adopt._catch_up_ticket_columns(regclass,text,regclass[],name[],text[],boolean,text)', true, true),
+    ('uid_adopt._catch_up_ticket_plan(regclass,text,numeric,text,jsonb,bigint,boolean)', true, true),
+    ('uid_adopt._catch_up_check_ahead(bigint,text,uuid,text,interval,boolean)', true, true),
+    ('uid_adopt._catch_up_move(bigint,uuid,boolean)', true, true),
     -- monitoring: pg_monitor
     ('uid_stats()', false, true),
     ('uid_stats_1_1()', false, true),
