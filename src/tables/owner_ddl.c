@@ -32,15 +32,12 @@
  */
 #include "postgres.h"
 
-#include "access/htup_details.h"
 #include "catalog/dependency.h"
-#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
-#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
@@ -111,6 +108,7 @@ typedef struct DdlStatement
 	bool		as_owner;		/* as the table's owner (else as the caller) */
 } DdlStatement;
 
+/* The change named, or 22023 with the list of those it makes. */
 static const DdlChangeKind *
 LookupChange(const char *name)
 {
@@ -145,6 +143,7 @@ UidObject(const char *name)
 	return quote_qualified_identifier(get_namespace_name(UidExtensionSchema()), name);
 }
 
+/* PostgreSQL's own rule for ALTER: the privileges of the owning role. */
 static void
 RequireOwner(Oid relid, const char *what)
 {
@@ -155,6 +154,7 @@ RequireOwner(Oid relid, const char *what)
 				 errhint("Run it as the owner of the table, of its sequence and of every table that uses the sequence.")));
 }
 
+/* A sequence argument that is a sequence (a regclass may name anything). */
 static void
 RequireSequence(Oid seqid)
 {
@@ -262,6 +262,7 @@ CheckTableChange(const DdlChangeKind *kind, Oid relid, const char *colname, Oid 
 	}
 }
 
+/* Appends a statement to the list Statements() returns. */
 static void
 Add(List **statements, bool as_owner, char *sql)
 {
@@ -341,6 +342,10 @@ Statements(const DdlChangeKind *kind, Oid relid, const char *colname, Oid seqid,
 	return out;
 }
 
+/*
+ * Runs one statement: as as_user under UidBeginAs()'s security-restricted
+ * context, or as the caller (InvalidOid).
+ */
 static void
 Run(const char *sql, Oid as_user)
 {
@@ -357,6 +362,7 @@ Run(const char *sql, Oid as_user)
 		UidEndAs(&save);
 }
 
+/* 22004 for a NULL argument that the change needs. */
 static void
 RequireArgument(FunctionCallInfo fcinfo, int arg, const char *what, const char *change)
 {
