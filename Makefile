@@ -5,22 +5,25 @@ EXTENSION   = uid
 MODULE_big  = uid
 OBJS = \
 	src/uid.o \
+	src/pq_wait.o \
+	src/id_layout.o \
 	src/core/preload.o \
 	src/core/raise.o \
 	src/core/refused_settings.o \
 	src/core/generator.o \
 	src/core/topology.o \
 	src/core/clock.o \
-	src/core/hwm.o \
-	src/core/wal_floor.o \
 	src/core/wal_removal.o \
 	src/core/stats.o \
 	src/core/stats_sql.o \
 	src/core/random.o \
 	src/core/uuid7.o \
-	src/core/pq_wait.o \
-	src/core/primary_watch.o \
 	src/core/catalog.o \
+	src/core/advance_past_uid.o \
+	src/floor/floor.o \
+	src/floor/hwm.o \
+	src/floor/wal_floor.o \
+	src/floor/primary_watch.o \
 	src/lease/lease.o \
 	src/lease/lease_settings.o \
 	src/lease/lease_worker.o \
@@ -31,7 +34,6 @@ OBJS = \
 	src/forms/layout.o \
 	src/forms/text_forms.o \
 	src/forms/id_type.o \
-	src/forms/id_type_functions.o \
 	src/forms/typeid.o \
 	src/forms/decode_text.o \
 	src/forms/ff1.o \
@@ -47,21 +49,23 @@ OBJS = \
 	src/tables/owner_ddl_1_3.o
 
 # CREATE EXTENSION uid runs the install script of default_version
-# (uid.control) alone: sql/uid--1.4.sql, built from one part per subsystem
-# (sql/parts/, in the order below), so that it is complete on its own and
-# each object is written once.  The upgrade from 1.3 is built from what
+# (uid.control) alone: sql/uid--1.4.sql, built from the parts in sql/parts/,
+# one per C file whose functions it declares and named after it
+# (test/unit/sql_parts.sh), in the order below (a part may use the objects
+# of the parts before it), so that it is complete on its own and each
+# object is written once.  The upgrade from 1.3 is built from what
 # changes in place (sql/parts/from-1.3.sql) and the parts whose objects are
 # new or replaced in 1.4 (UID_UPGRADE_1_3_PARTS; those parts write every
 # function and view as CREATE OR REPLACE).  The scripts of released
 # versions stay as they shipped (DATA), for ALTER EXTENSION uid UPDATE from
 # 1.0 to 1.3 and CREATE EXTENSION uid VERSION '1.0', '1.2' or '1.3'; how a
 # release is cut: docs/development.md ("Cutting a release").
-UID_PARTS = header raise generator layout id_type id_type_comment id_type_ops uuid7 time_filter lease \
-	tickets ticket_functions counters counter_functions stats stats_view \
-	text_forms typeid decode_text owner_read adopt owner_ddl tenure tenure_overlaps catch_up id_type_functions name_guard \
-	default_guard wal_removal
-UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment stats_view ticket_functions counter_functions \
-	decode_text adopt owner_ddl catch_up tenure_overlaps default_guard wal_removal
+UID_PARTS = header preload generator operator_families id_type id_type_comment time_filter layout \
+	uuid7 lease ticket_tables counter_schema counter_span counter_tables raise tickets counters \
+	stats_sql stats_view text_forms mask typeid decode_text owner_read adopt owner_ddl audit tenure \
+	tenure_overlaps catch_up advance_past_uid name_guard name_guard_trigger default_guard wal_removal
+UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment operator_families lease stats_sql stats_view \
+	tickets counter_span counters decode_text adopt owner_ddl catch_up tenure_overlaps name_guard default_guard wal_removal
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
 DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql
@@ -99,7 +103,7 @@ EXTRA_CLEAN = tmp_install tmp_upgrade_from_* tmp_summary tmp_suite_*.log
 
 # uid-decode: the command that reads IDs without a server
 # (tools/uid-decode/), built from the decoding code the extension links
-# (src/forms/decode.c), installed into the server's bindir; its manual page
+# (src/id_layout.c, src/forms/decode.c), installed into the server's bindir; its manual page
 # goes to the server's manual directory (pg_config --mandir).  Below,
 # "make install" also links both where a shell and man(1) look.
 SCRIPTS_built = uid-decode
@@ -134,16 +138,17 @@ sql/uid--1.3--1.4.sql: $(UID_UPGRADE_1_3_PARTS:%=sql/parts/%.sql)
 # byte-order helpers.
 FRONTEND_LIBS = $(LDFLAGS) -L$(pkglibdir) -L$(libdir) -lpgcommon -lpgport -lcrypto -lm
 
-uid-decode: tools/uid-decode/uid_decode.c src/forms/decode.c src/forms/ff1.c src/forms/decode.h src/forms/ff1.h uid.control
+UID_DECODE_SRCS = src/id_layout.c src/forms/decode.c src/forms/ff1.c
+UID_DECODE_HDRS = src/id_layout.h src/forms/decode.h src/forms/ff1.h
+uid-decode: tools/uid-decode/uid_decode.c $(UID_DECODE_SRCS) $(UID_DECODE_HDRS) uid.control
 	$(CC) $(CFLAGS) -DFRONTEND -DUID_VERSION='"$(UID_VERSION)"' $(CPPFLAGS) -o $@ \
-		tools/uid-decode/uid_decode.c src/forms/decode.c src/forms/ff1.c $(FRONTEND_LIBS)
+		tools/uid-decode/uid_decode.c $(UID_DECODE_SRCS) $(FRONTEND_LIBS)
 
 # The unit tests (test/unit/) need no server.
 test/unit/ff1_test: test/unit/ff1_test.c test/unit/unit_tap.h src/forms/ff1.c src/forms/ff1.h
 	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/ff1_test.c src/forms/ff1.c $(FRONTEND_LIBS)
-test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h src/forms/decode.c src/forms/ff1.c src/forms/decode.h src/forms/ff1.h
-	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/decode_test.c src/forms/decode.c src/forms/ff1.c \
-		$(FRONTEND_LIBS)
+test/unit/decode_test: test/unit/decode_test.c test/unit/unit_tap.h $(UID_DECODE_SRCS) $(UID_DECODE_HDRS)
+	$(CC) $(CFLAGS) -DFRONTEND $(CPPFLAGS) -o $@ test/unit/decode_test.c $(UID_DECODE_SRCS) $(FRONTEND_LIBS)
 EXTRA_CLEAN += test/unit/ff1_test test/unit/decode_test
 
 .PHONY: check-unit
@@ -158,6 +163,8 @@ check-unit: test/unit/ff1_test test/unit/decode_test uid-decode $(OBJS) $(DATA_b
 	bash test/unit/source_map.sh
 	bash test/unit/guarantees_tap.sh
 	bash test/unit/metrics_table.sh
+	bash test/unit/sql_operators.sh adopt catch_up  # (their bodies still qualify)
+	bash test/unit/sql_parts.sh --skip owner_read $(OBJS)  # (it declares owner_ddl.c's uid_alter_as_owner)
 
 # The PGXN release: uid-<version>.zip, the committed tree of HEAD (git
 # archive) with the built install and upgrade scripts, once META.json

@@ -1,4 +1,4 @@
-# The WAL suite (issued time in the WAL, src/core/wal_floor.c); sourced by
+# The WAL suite (issued time in the WAL, src/floor/wal_floor.c); sourced by
 # bench/run.sh after bench/lib.sh.  A streaming standby of the bench server
 # is started for it (WALSTANDBY), named in synchronous_standby_names; a
 # session's synchronous_commit says whether its reservations wait for it

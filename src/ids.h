@@ -1,8 +1,10 @@
 /*
  * ids.h
  *		What every file of the uid extension shares about IDs: the ID layout
- *		(with forms/decode.h), the UUID bits, the error codes, the clock read
- *		and the end of the time field.  Constants and inline functions only:
+ *		(id_layout.h, which the uid-decode command shares too), the UUID
+ *		bits, the error codes, the clock read and the end of the time field.
+ *		With id_layout.h and compat.h it is the bottom layer: it includes no
+ *		header of a folder.  Constants and inline functions only:
  *		it declares no file's functions (test/unit/header_names.sh), so a
  *		change to one file's interface recompiles only the files that use
  *		it.  It is named for what it holds: the module entry, uid.c, has no
@@ -22,12 +24,12 @@
 #include <time.h>
 
 #include "compat.h"
-#include "forms/decode.h"
+#include "id_layout.h"
 #include "port/atomics.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-/* ---- The Snowflake-style layout (docs/snowflake.md, "Layout"): decode.h ---- */
+/* ---- The Snowflake-style layout (docs/snowflake.md, "Layout"): id_layout.h ---- */
 
 /* Unix ms <-> PostgreSQL timestamp (us since 2000-01-01) */
 #define UID_UNIX_TO_PG_MS	INT64CONST(946684800000)
@@ -39,7 +41,7 @@ UidUnixMsToTimestamptz(int64 unix_ms)
 	return (unix_ms - UID_UNIX_TO_PG_MS) * 1000;
 }
 
-/* the time of a UUID whose fields (decode.c) have one, as a timestamptz */
+/* the time of a UUID whose fields (id_layout.c) have one, as a timestamptz */
 static inline TimestampTz
 UuidFieldsTime(const UuidFields *f)
 {
@@ -130,6 +132,17 @@ UidAtomicRaiseU64(pg_atomic_uint64 *a, uint64 v)
 			return true;
 	return false;
 }
+
+/*
+ * The generators that issue time-ordered values, each with a floor of its
+ * own below which it issues nothing (src/floor/).
+ */
+typedef enum UidGenerator
+{
+	UID_GEN_UID_NEXT = 0,		/* uid_next(), uid_next_batch() */
+	UID_GEN_UUID7 = 1,			/* uuid7() and its PostgreSQL 18 names */
+	UID_GENERATORS
+} UidGenerator;
 
 /* ---- Error codes (README, "Errors") ---- */
 

@@ -22,18 +22,16 @@
 #include "core/clock.h"
 #include "tables/counters.h"
 #include "core/generator.h"
-#include "core/hwm.h"
 #include "lease/lease.h"
 #include "lease/lease_settings.h"
 #include "lease/lease_worker.h"
 #include "forms/mask.h"
 #include "core/preload.h"
-#include "core/primary_watch.h"
 #include "core/refused_settings.h"
 #include "core/stats.h"
 #include "tables/time_filter.h"
 #include "core/uuid7.h"
-#include "core/wal_floor.h"
+#include "floor/floor.h"
 
 PG_MODULE_MAGIC;
 
@@ -47,13 +45,11 @@ UidShmemSize(void)
 {
 	Size		size = 0;
 
-	size = add_size(size, UidWalFloorShmemSize());
+	size = add_size(size, UidFloorShmemSize());
 	size = add_size(size, UidGeneratorShmemSize());
-	size = add_size(size, UidHwmShmemSize());
 	size = add_size(size, UidStatsShmemSize());
 	size = add_size(size, UidUuid7ShmemSize());
 	size = add_size(size, UidLeaseShmemSize());
-	size = add_size(size, UidPrimaryWatchShmemSize());
 	return size;
 }
 
@@ -83,13 +79,11 @@ uid_shmem_startup(void)
 		prev_shmem_startup_hook();
 
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	UidHwmShmemInit();
-	UidWalFloorShmemInit();
+	UidFloorShmemInit(UidGeneratorStaticWorkerId());
 	UidGeneratorShmemInit();
 	UidStatsShmemInit();
 	UidUuid7ShmemInit();
 	UidLeaseShmemInit();
-	UidPrimaryWatchShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 
 	uid_preloaded = true;
@@ -122,9 +116,7 @@ _PG_init(void)
 
 	UidGeneratorDefineSettings();
 	UidClockDefineSettings();
-	UidHwmDefineSettings();
-	UidWalFloorDefineSettings();
-	UidWalFloorRegister();
+	UidFloorDefineSettings();
 	UidLeaseDefineSettings();
 	uid_await_worker_id_hook = UidLeaseAwaitWorkerId;
 	UidMaskInit();
@@ -132,8 +124,7 @@ _PG_init(void)
 	MarkGUCPrefixReserved("uid");
 
 	UidLeaseRegisterWorker();
-	if (UidGeneratorStaticWorkerId() >= 0)
-		UidPrimaryWatchRegister(UidGeneratorStaticWorkerId());
+	UidFloorRegister(UidGeneratorStaticWorkerId());
 
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = uid_shmem_request;

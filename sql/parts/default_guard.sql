@@ -43,42 +43,42 @@ DECLARE
     width integer;
 BEGIN
     SELECT e.oid, e.extnamespace INTO ext, ext_schema
-    FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'uid';
+    FROM pg_catalog.pg_extension e WHERE e.extname = 'uid';
     IF NOT FOUND THEN
         RETURN;
     END IF;
     -- uid's schema holds its type: no other type of that name can be there
     SELECT t.oid INTO uid_type
     FROM pg_catalog.pg_type t
-    WHERE t.typname OPERATOR(pg_catalog.=) 'uid' AND t.typnamespace OPERATOR(pg_catalog.=) ext_schema;
+    WHERE t.typname = 'uid' AND t.typnamespace = ext_schema;
     -- a rewrite (ADD COLUMN with a volatile default, ALTER COLUMN ... TYPE)
     -- evaluates the default for every row before the command ends: check
     -- the table as the catalog already has it, before the rewrite
-    IF TG_EVENT OPERATOR(pg_catalog.=) 'table_rewrite' THEN
+    IF TG_EVENT = 'table_rewrite' THEN
         rels := ARRAY[pg_catalog.pg_event_trigger_table_rewrite_oid()];
     ELSE
         SELECT pg_catalog.array_agg(DISTINCT c.objid) INTO rels
         FROM pg_catalog.pg_event_trigger_ddl_commands() c
-        WHERE c.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass;
+        WHERE c.classid = 'pg_catalog.pg_class'::pg_catalog.regclass;
     END IF;
     FOR col IN
         SELECT DISTINCT a.attrelid, a.attname, a.atttypid, a.atttypmod, p.proname
         FROM pg_catalog.pg_attrdef ad
         JOIN pg_catalog.pg_attribute a
-          ON a.attrelid OPERATOR(pg_catalog.=) ad.adrelid AND a.attnum OPERATOR(pg_catalog.=) ad.adnum
+          ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
         JOIN pg_catalog.pg_depend dd
-          ON dd.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_attrdef'::pg_catalog.regclass
-         AND dd.objid OPERATOR(pg_catalog.=) ad.oid
-         AND dd.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-        JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) dd.refobjid
+          ON dd.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass
+         AND dd.objid = ad.oid
+         AND dd.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+        JOIN pg_catalog.pg_proc p ON p.oid = dd.refobjid
         JOIN pg_catalog.pg_depend de
-          ON de.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-         AND de.objid OPERATOR(pg_catalog.=) p.oid
-         AND de.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
-         AND de.refobjid OPERATOR(pg_catalog.=) ext
-         AND de.deptype OPERATOR(pg_catalog.=) 'e'
-        WHERE ad.adrelid OPERATOR(pg_catalog.=) ANY (rels)
-          AND p.proname OPERATOR(pg_catalog.=) ANY (ARRAY['uid_next', 'uuid7', 'uuidv7']::pg_catalog.name[])
+          ON de.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+         AND de.objid = p.oid
+         AND de.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+         AND de.refobjid = ext
+         AND de.deptype = 'e'
+        WHERE ad.adrelid = ANY (rels)
+          AND p.proname = ANY (ARRAY['uid_next', 'uuid7', 'uuidv7']::pg_catalog.name[])
           AND NOT a.attisdropped
         ORDER BY a.attrelid, a.attname
     LOOP
@@ -87,28 +87,28 @@ BEGIN
         typmod := col.atttypmod;
         LOOP
             SELECT t.typtype, t.typbasetype, t.typtypmod INTO STRICT dom
-            FROM pg_catalog.pg_type t WHERE t.oid OPERATOR(pg_catalog.=) base;
-            EXIT WHEN dom.typtype OPERATOR(pg_catalog.<>) 'd';
-            IF typmod OPERATOR(pg_catalog.<) 0 THEN
+            FROM pg_catalog.pg_type t WHERE t.oid = base;
+            EXIT WHEN dom.typtype <> 'd';
+            IF typmod < 0 THEN
                 typmod := dom.typtypmod;
             END IF;
             base := dom.typbasetype;
         END LOOP;
-        width := CASE WHEN col.proname OPERATOR(pg_catalog.=) 'uid_next' THEN 19 ELSE 36 END;
+        width := CASE WHEN col.proname = 'uid_next' THEN 19 ELSE 36 END;
         fits := CASE
-            WHEN base OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.text'::pg_catalog.regtype,
+            WHEN base = ANY (ARRAY['pg_catalog.text'::pg_catalog.regtype,
                                                          'pg_catalog.varchar'::pg_catalog.regtype,
                                                          'pg_catalog.bpchar'::pg_catalog.regtype]::pg_catalog.oid[])
-                THEN typmod OPERATOR(pg_catalog.<) 0 OR typmod OPERATOR(pg_catalog.-) 4 OPERATOR(pg_catalog.>=) width
-            WHEN col.proname OPERATOR(pg_catalog.<>) 'uid_next'
-                THEN base OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype
-            WHEN base OPERATOR(pg_catalog.=) 'pg_catalog.numeric'::pg_catalog.regtype
-                THEN typmod OPERATOR(pg_catalog.<) 0
-                     OR ((typmod OPERATOR(pg_catalog.-) 4) OPERATOR(pg_catalog.>>) 16)
-                        OPERATOR(pg_catalog.-) ((typmod OPERATOR(pg_catalog.-) 4) OPERATOR(pg_catalog.&) 65535)
-                        OPERATOR(pg_catalog.>=) width
-            ELSE base OPERATOR(pg_catalog.=) 'pg_catalog.int8'::pg_catalog.regtype
-                 OR base OPERATOR(pg_catalog.=) uid_type
+                THEN typmod < 0 OR typmod - 4 >= width
+            WHEN col.proname <> 'uid_next'
+                THEN base = 'pg_catalog.uuid'::pg_catalog.regtype
+            WHEN base = 'pg_catalog.numeric'::pg_catalog.regtype
+                THEN typmod < 0
+                     OR ((typmod - 4) >> 16)
+                        - ((typmod - 4) & 65535)
+                        >= width
+            ELSE base = 'pg_catalog.int8'::pg_catalog.regtype
+                 OR base = uid_type
         END;
         CONTINUE WHEN fits;
         RAISE EXCEPTION USING
@@ -117,10 +117,10 @@ BEGIN
                                         col.attname, col.attrelid::pg_catalog.regclass, col.proname),
             DETAIL = pg_catalog.format('The column''s type is %s; %s',
                                        pg_catalog.format_type(col.atttypid, col.atttypmod),
-                                       CASE WHEN col.proname OPERATOR(pg_catalog.=) 'uid_next'
+                                       CASE WHEN col.proname = 'uid_next'
                                             THEN 'uid_next() returns bigint IDs of 19 digits, which it cannot hold: the first INSERT would fail.'
                                             ELSE pg_catalog.format('%s() returns a uuid.', col.proname) END),
-            HINT = CASE WHEN col.proname OPERATOR(pg_catalog.=) 'uid_next'
+            HINT = CASE WHEN col.proname = 'uid_next'
                         THEN 'Make the column bigint or uid.'
                         ELSE 'Make the column uuid.' END;
     END LOOP;

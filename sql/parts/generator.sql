@@ -19,3 +19,12 @@ ROWS 100;
 COMMENT ON FUNCTION uid_next_batch(integer) IS
 'count new IDs (at most uid.max_batch), strictly increasing, all later than any ID returned before the call.';
 
+CREATE FUNCTION uid_advance_past(id bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uid_advance_past'
+LANGUAGE C VOLATILE STRICT;
+
+COMMENT ON FUNCTION uid_advance_past(bigint) IS
+'Every later uid_next() of this server is greater than id (durably): for data restored from another server. True if the generator moved. Superuser only by default.';
+
+REVOKE ALL ON FUNCTION uid_advance_past(bigint) FROM PUBLIC;

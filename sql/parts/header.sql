@@ -4,16 +4,10 @@
 -- path (uid--1.0.sql, then uid--1.0--1.1.sql, uid--1.1--1.2.sql,
 -- uid--1.2--1.3.sql and uid--1.3--1.4.sql);
 -- sql/upgrade.sql checks that both paths make the same objects.
--- Every operator and call is qualified: this script runs with the
--- extension's schema on the search path, where other roles may create
--- objects.
+-- Every operator and call of a statement it runs is qualified: this script
+-- runs with the extension's schema on the search path, where other roles
+-- may create objects.  Function bodies write operators plainly: each
+-- function pins search_path = pg_catalog, pg_temp, and its body resolves
+-- under that when it runs (test/unit/sql_operators.sh).
 
 \echo Use "CREATE EXTENSION uid" to load this file. \quit
-
-
--- Without uid in shared_preload_libraries the extension installs but issues
--- no ID: a WARNING says so now rather than the first insert (src/core/preload.c).
-CREATE FUNCTION @extschema@.uid_warn_unpreloaded() RETURNS void
-AS 'MODULE_PATHNAME', 'uid_warn_unpreloaded' LANGUAGE C;
-SELECT @extschema@.uid_warn_unpreloaded();
-DROP FUNCTION @extschema@.uid_warn_unpreloaded();

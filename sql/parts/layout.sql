@@ -2,21 +2,8 @@
 -- Snowflake-style bigint IDs: reading them back (src/forms/layout.c)
 -- ---------------------------------------------------------------------------
 
--- A support function that answers no request: the planner calls it while it
--- simplifies a query naming one of the time functions below, which loads uid
--- (and so the rewrite of time filters into ranges of IDs, src/tables/time_filter.c)
--- before the tables of that query are planned, also when uid is not in
--- shared_preload_libraries.  Not callable from SQL (internal).
-CREATE FUNCTION uid_time_filter_support(internal)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'uid_time_filter_support'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION uid_time_filter_support(internal) IS
-'Planner support of uid_time, uuid7_time, uid_decode and uid''s uuid_extract_timestamp: loads uid so that their comparisons with a timestamp become ranges on the ID.';
-
-REVOKE ALL ON FUNCTION uid_time_filter_support(internal) FROM PUBLIC;
-
+-- uid_decode() of a bigint, and below of a uid (one C function); of a UUID:
+-- sql/parts/uuid7.sql; of any text form: decode_text.sql.
 CREATE FUNCTION uid_decode(id bigint,
     OUT ts timestamptz, OUT worker_id integer, OUT sequence integer,
     OUT ms_since_epoch bigint)
@@ -45,3 +32,18 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uid_from_time(timestamptz) IS
 'The lowest ID of the millisecond of ts on any worker: a bound for range scans and partitions.';
 
+-- The uid form (docs/security.md; sql/parts/advance_past_uid.sql says why
+-- uid's functions of an id have one, in pg_catalog): the same C function.
+CREATE FUNCTION pg_catalog.uid_decode(id @extschema@.uid,
+    OUT ts timestamptz, OUT worker_id integer, OUT sequence integer,
+    OUT ms_since_epoch bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_decode'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.uid_time_filter_support;
+
+CREATE FUNCTION pg_catalog.uid_time(id @extschema@.uid)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uid_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT @extschema@.uid_time_filter_support;

@@ -4,9 +4,11 @@
 -- ---------------------------------------------------------------------------
 -- The lease table itself lives in the lease store (uid.lease_database of this
 -- server, or the coordination database of uid.lease_conninfo) and is created
--- there by the lease worker, so the store needs no CREATE EXTENSION.
+-- there by the lease worker, so the store needs no CREATE EXTENSION.  Every
+-- statement can run again over an older version's objects: the upgrade from
+-- 1.3 runs this file too, for uid_lease_ledger().
 
-CREATE FUNCTION uid_lease_status(
+CREATE OR REPLACE FUNCTION uid_lease_status(
     OUT mode text,
     OUT state text,
     OUT worker_id integer,
@@ -30,7 +32,7 @@ LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION uid_lease_status() IS
 'This server''s worker id lease: state, worker id, fencing token, expiry (store clock), issuing deadline (this server''s clock), renewals and failures, free ids in the pool.';
 
-CREATE FUNCTION uid_lease_release()
+CREATE OR REPLACE FUNCTION uid_lease_release()
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'uid_lease_release'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -38,7 +40,7 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION uid_lease_release() IS
 'Gives this server''s worker id back to the lease store at once; uid_next() fails until uid_lease_acquire() or a restart. True when released within 10 s.';
 
-CREATE FUNCTION uid_lease_acquire()
+CREATE OR REPLACE FUNCTION uid_lease_acquire()
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'uid_lease_acquire'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -54,7 +56,7 @@ REVOKE ALL ON FUNCTION uid_lease_acquire() FROM PUBLIC;
 -- that create them, owned by a given role, for creating them beforehand in a
 -- coordination database (the same text the lease worker runs).
 
-CREATE FUNCTION uid_lease_table_sql(owner name, schema name DEFAULT 'uid_lease')
+CREATE OR REPLACE FUNCTION uid_lease_table_sql(owner name, schema name DEFAULT 'uid_lease')
 RETURNS text
 AS 'MODULE_PATHNAME', 'uid_lease_table_sql'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
@@ -62,3 +64,18 @@ LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uid_lease_table_sql(name, name) IS
 'The statements that create the lease table and its schema, owned by owner: the definition the lease worker uses, for creating it beforehand in a lease store.';
 
+-- the uid_stats view (sql/parts/stats_view.sql) calls uid_lease_status():
+-- pg_monitor keeps it, whatever PUBLIC has
+GRANT EXECUTE ON FUNCTION uid_lease_status() TO pg_monitor;
+
+-- The tenure ledger's state for monitoring, the last two columns of the
+-- uid_stats view.
+CREATE OR REPLACE FUNCTION uid_lease_ledger(OUT tenures bigint, OUT tenure_overlaps bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_lease_ledger'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_lease_ledger() IS
+'The tenure ledger of the lease store as this server''s lease worker last counted it (every 10 s at most): tenures recorded, and pairs of tenures of one worker id that overlap (an alarm). NULL before the first count.';
+
+GRANT EXECUTE ON FUNCTION uid_lease_ledger() TO pg_monitor;

@@ -22,7 +22,7 @@
 -- the planted function is the statement that fails.  It runs as the role
 -- whose command fired it and only reads the catalog.
 
-CREATE FUNCTION uid_guard_names()
+CREATE OR REPLACE FUNCTION uid_guard_names()
 RETURNS event_trigger
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -34,33 +34,33 @@ DECLARE
     fn record;
 BEGIN
     SELECT e.oid, e.extnamespace INTO ext, ext_schema
-    FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'uid';
+    FROM pg_catalog.pg_extension e WHERE e.extname = 'uid';
     IF NOT FOUND THEN
         RETURN;
     END IF;
     FOR cmd IN SELECT c.objid FROM pg_catalog.pg_event_trigger_ddl_commands() c
-               WHERE c.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass LOOP
+               WHERE c.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass LOOP
         SELECT p.proname, p.pronamespace INTO fn
-        FROM pg_catalog.pg_proc p WHERE p.oid OPERATOR(pg_catalog.=) cmd.objid;
-        CONTINUE WHEN NOT FOUND OR fn.pronamespace OPERATOR(pg_catalog.<>) ext_schema;
+        FROM pg_catalog.pg_proc p WHERE p.oid = cmd.objid;
+        CONTINUE WHEN NOT FOUND OR fn.pronamespace <> ext_schema;
         -- uid's own
         CONTINUE WHEN EXISTS (
             SELECT FROM pg_catalog.pg_depend d
-            WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-              AND d.objid OPERATOR(pg_catalog.=) cmd.objid
-              AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
-              AND d.refobjid OPERATOR(pg_catalog.=) ext
-              AND d.deptype OPERATOR(pg_catalog.=) 'e');
+            WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+              AND d.objid = cmd.objid
+              AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+              AND d.refobjid = ext
+              AND d.deptype = 'e');
         IF EXISTS (
             SELECT FROM pg_catalog.pg_proc p
             JOIN pg_catalog.pg_depend d
-              ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-             AND d.objid OPERATOR(pg_catalog.=) p.oid
-             AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
-             AND d.refobjid OPERATOR(pg_catalog.=) ext
-             AND d.deptype OPERATOR(pg_catalog.=) 'e'
-            WHERE p.proname OPERATOR(pg_catalog.=) fn.proname
-              AND p.pronamespace OPERATOR(pg_catalog.=) ext_schema) THEN
+              ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+             AND d.objid = p.oid
+             AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+             AND d.refobjid = ext
+             AND d.deptype = 'e'
+            WHERE p.proname = fn.proname
+              AND p.pronamespace = ext_schema) THEN
             RAISE EXCEPTION USING
                 ERRCODE = 'duplicate_function',
                 MESSAGE = pg_catalog.format('function %s has the name of a function of uid in uid''s schema %I',
@@ -76,8 +76,3 @@ COMMENT ON FUNCTION uid_guard_names() IS
 'Event trigger: refuses a function that is not uid''s created, renamed or moved into uid''s schema under the name of one of uid''s functions (42723), which would make restores of dumps that call uid''s function fail.';
 
 REVOKE ALL ON FUNCTION uid_guard_names() FROM PUBLIC;
-
-CREATE EVENT TRIGGER uid_guard_names ON ddl_command_end
-    WHEN TAG IN ('CREATE FUNCTION', 'ALTER FUNCTION', 'CREATE PROCEDURE', 'ALTER PROCEDURE',
-                 'ALTER ROUTINE', 'CREATE AGGREGATE', 'ALTER AGGREGATE')
-    EXECUTE FUNCTION uid_guard_names();

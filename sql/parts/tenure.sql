@@ -1,4 +1,4 @@
--- Tenure ledger (src/lease/lease_store.c, src/lease/tenure.c, src/tables/audit.c)
+-- Tenure ledger (src/lease/lease_store.c, src/lease/tenure.c)
 -- The ledger of the lease store, read through uid_tenures(), and the
 -- operator's functions over it.  EXECUTE: superusers and pg_monitor only
 -- (the ledger names hosts and ports; docs/security.md).
@@ -27,18 +27,16 @@ LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION uid_whence(bigint) IS
 'The tenure(s) whose worker id and window of milliseconds contain this uid_next() id: the server that issued it. More than one row means two tenures overlap (an alarm); none, that no tenure the ledger keeps explains it.';
 
--- not STRICT: a NULL argument is an error (src/tables/audit.c)
-CREATE FUNCTION uid_audit(tbl regclass, col name, sample real DEFAULT 1.0,
-    OUT kind text, OUT worker_id integer, OUT day date, OUT ids bigint, OUT example text)
+REVOKE ALL ON FUNCTION uid_tenures(integer), uid_whence(bigint) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION uid_tenures(integer), uid_whence(bigint) TO pg_monitor;
+
+-- The uid form (docs/security.md; sql/parts/advance_past_uid.sql says why),
+-- which checks EXECUTE on the bigint form.
+CREATE FUNCTION pg_catalog.uid_whence(id @extschema@.uid,
+    OUT worker_id integer, OUT token bigint, OUT system_identifier numeric,
+    OUT timeline integer, OUT host text, OUT port integer,
+    OUT started_at timestamptz, OUT first_ms bigint, OUT last_ms bigint,
+    OUT ended_at timestamptz, OUT ended_how text)
 RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'uid_audit'
-LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION uid_audit(regclass, name, real) IS
-'Audits a column of uid_next() ids (bigint) against the tenure ledger: per worker id and day (UTC), the ids no tenure explains (foreign, cloned, restored elsewhere) and those from the future beyond uid.lease_max_clock_skew, with the lowest of each, and the total per worker id; for a UUIDv7 column (uuid), those from the future. sample: the fraction of pages read.';
-
-REVOKE ALL ON FUNCTION uid_tenures(integer), uid_whence(bigint),
-    uid_audit(regclass, name, real) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION uid_tenures(integer), uid_whence(bigint),
-    uid_audit(regclass, name, real) TO pg_monitor;
-
+AS 'MODULE_PATHNAME', 'uid_whence_uid'
+LANGUAGE C VOLATILE STRICT;

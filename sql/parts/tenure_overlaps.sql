@@ -18,13 +18,13 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     WITH t AS MATERIALIZED (
         SELECT * FROM @extschema@.uid_tenures(NULL::pg_catalog.int4) AS u
-        WHERE u.first_ms OPERATOR(pg_catalog.<=) u.last_ms)
+        WHERE u.first_ms <= u.last_ms)
     SELECT a.worker_id, a.token, a.system_identifier, a.host, a.port, a.first_ms, a.last_ms,
            b.token, b.system_identifier, b.host, b.port, b.first_ms, b.last_ms
-    FROM t AS a JOIN t AS b ON b.worker_id OPERATOR(pg_catalog.=) a.worker_id
-     AND (a.first_ms OPERATOR(pg_catalog.<) b.first_ms
-          OR (a.first_ms OPERATOR(pg_catalog.=) b.first_ms AND a.token OPERATOR(pg_catalog.<) b.token))
-     AND b.first_ms OPERATOR(pg_catalog.<=) a.last_ms
+    FROM t AS a JOIN t AS b ON b.worker_id = a.worker_id
+     AND (a.first_ms < b.first_ms
+          OR (a.first_ms = b.first_ms AND a.token < b.token))
+     AND b.first_ms <= a.last_ms
     ORDER BY a.worker_id, a.first_ms, b.first_ms
 $$;
 

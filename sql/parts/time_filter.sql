@@ -71,3 +71,18 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuid7_last_at(timestamptz) IS
 'The highest UUIDv7 whose time is at or before ts (the last of its millisecond): for v7 UUIDs, uuid7_time(u) <= ts is u <= uuid7_last_at(ts). NULL before 1970.';
 
+-- A support function that answers no request: the planner calls it while it
+-- simplifies a query naming one of the time functions that carry it
+-- (sql/parts/layout.sql, uuid7.sql), which loads uid
+-- (and so the rewrite of time filters into ranges of IDs, src/tables/time_filter.c)
+-- before the tables of that query are planned, also when uid is not in
+-- shared_preload_libraries.  Not callable from SQL (internal).
+CREATE FUNCTION uid_time_filter_support(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'uid_time_filter_support'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uid_time_filter_support(internal) IS
+'Planner support of uid_time, uuid7_time, uid_decode and uid''s uuid_extract_timestamp: loads uid so that their comparisons with a timestamp become ranges on the ID.';
+
+REVOKE ALL ON FUNCTION uid_time_filter_support(internal) FROM PUBLIC;

@@ -43,3 +43,10 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION uid_from_text(text, text) IS
 'The bigint of a uid_to_text(id, prefix) form whose prefix is the given one (22023 for another prefix); the digits are read as uid_from_text() reads them, without white space; anything else is refused (22P02).';
+
+-- The uid form (docs/security.md; sql/parts/advance_past_uid.sql says why
+-- uid's functions of an id have one, in pg_catalog): the same C function.
+CREATE FUNCTION pg_catalog.uid_to_text(id @extschema@.uid, prefix text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uid_to_text_prefix'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -45,6 +45,8 @@ COMMENT ON FUNCTION uuid7_advance_past(uuid) IS
 
 REVOKE ALL ON FUNCTION uuid7_advance_past(uuid) FROM PUBLIC;
 
+-- uid_decode() of a UUID (its C function is this file's); of a bigint and of
+-- a uid: sql/parts/layout.sql; of any text form: decode_text.sql.
 CREATE FUNCTION uid_decode(id uuid,
     OUT ts timestamptz, OUT version integer, OUT variant integer)
 RETURNS record

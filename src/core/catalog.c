@@ -3,8 +3,10 @@
  *		uid's own objects in the catalog: the schema the extension is
  *		installed in, which the time-filter rewrite, adopted sequences and
  *		the owner's reads look their SQL functions up in; the owner of a
- *		relation, which the label check and the owner's reads act for.  Its
- *		own file so that those files need not call one another for it.
+ *		relation, which the label check and the owner's reads act for; the
+ *		right to execute the bigint form of a function, which its uid form
+ *		follows.  Its own file so that those files need not call one
+ *		another for it.
  */
 #include "postgres.h"
 
@@ -15,11 +17,17 @@
 #include "catalog/indexing.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
+#include "compat.h"
 #include "core/catalog.h"
 
 /*
@@ -94,4 +102,58 @@ bool
 UidIsIdType(Oid type)
 {
 	return type == INT8OID || (OidIsValid(type) && type == UidIdTypeOid());
+}
+
+/*
+ * uid_mask(uid), uid_unmask(uid), uid_whence(uid) and uid_advance_past(uid)
+ * (sql/parts/advance_past_uid.sql says why) exist so that a call on a uid column
+ * finds uid's own exact match in pg_catalog, not one another role planted.
+ * Because uid is its category's preferred type, a call with an integer
+ * literal or an untyped parameter (uid_mask(123), uid_mask($1)) also picks
+ * the uid form.  A role granted EXECUTE on uid_mask(bigint) to serve an API
+ * must keep its right whichever form PostgreSQL picks, and a REVOKE of the
+ * bigint form must not leave the uid form open: so the uid forms are
+ * executable by everyone and check, once per call site (as the executor
+ * checks EXECUTE once per expression), that the caller may execute the
+ * bigint form in uid's schema; then they hand the call to it unchanged.
+ * Each uid form sits beside its bigint form, in that function's file.
+ *
+ * This raises 42501 unless the current user may execute name(bigint) of
+ * uid's schema.  The error names that function: its grant is the one to
+ * give.
+ */
+void
+UidCheckBigintForm(const char *name)
+{
+	Oid			schema = UidExtensionSchema();
+	Oid			argtype = INT8OID;
+	char	   *schema_name;
+	Oid			funcid;
+
+	if (!OidIsValid(schema) || (schema_name = get_namespace_name(schema)) == NULL)
+		elog(ERROR, "extension uid is not installed");
+	funcid = LookupFuncName(list_make2(makeString(schema_name), makeString(pstrdup(name))),
+							1, &argtype, true);
+	if (!OidIsValid(funcid))
+		elog(ERROR, "function %s.%s(bigint) of uid is missing", schema_name, name);
+	if (!UidCanExecute(funcid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function %s", name),
+				 errdetail("The uid form of %s() follows the privileges of %s.%s(bigint).",
+						   name, schema_name, name)));
+}
+
+/*
+ * UidCheckBigintForm once per call site, marked in fn_extra, which the
+ * bigint forms that return one value do not use.  (A set-returning form
+ * keeps its state there: it checks on its first call instead.)
+ */
+void
+UidCheckBigintFormOnce(FunctionCallInfo fcinfo, const char *name)
+{
+	if (fcinfo->flinfo->fn_extra != NULL)
+		return;
+	UidCheckBigintForm(name);
+	fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 1);
 }

@@ -8,16 +8,12 @@
  *				issued ID.  Every backend of every database advances it with
  *				compare-and-swap only, so the IDs of the whole server are
  *				strictly increasing in the order the calls complete.
- *	floor_ms	atomic: the millisecond at or below which nothing may be
- *				issued, as last set: by the postmaster at shared-memory init
- *				from uid_next()'s durable high-water mark (hwm.c), then raised
- *				by UidGeneratorRaiseFloorFrom (a new lease's previous holder,
- *				the end of a recovery, uid_advance_past).  While the state
- *				still sits at it, nothing has been issued since, and a clock
- *				behind it by up to the reserve window is waited out.
- *	floor_origin	atomic: who set floor_ms last (UidFloorOrigin), written
- *				after a raise; read only to explain a refusal.
- *	recovery_floor_done	atomic flag: the end-of-recovery floor was applied.
+ *				The state starts above, and is raised to, the floors of
+ *				durable issued time (src/floor/: uid.hwm at start-up, the
+ *				end of a recovery, a new lease's previous holder,
+ *				uid_advance_past), which that module keeps and explains.
+ *	recovery_floor_done	atomic flag: the start-up floor (UidFloorAtStart)
+ *				was applied to the state.
  *	ms_start	atomic: state word of the first ID of the latest millisecond
  *				opened (only raised), so that the next can tell how many IDs
  *				that one took (UidSequenceStart).  A hint: a stale value
@@ -28,8 +24,9 @@
  *				lease mode written only by the lease worker
  *				(lease_worker.c), and 0 (no worker id) while no lease is held.
  *
- * No lock is taken on the hot path.  The uid LWLock (hwm.c) is taken only to
- * extend the durable reservation of time, about twice per reserve window.
+ * No lock is taken on the hot path.  The uid LWLock (floor/hwm.c) is taken
+ * only to extend the durable reservation of time, about twice per reserve
+ * window.
  */
 #include "postgres.h"
 
@@ -48,37 +45,22 @@
 
 #include "core/clock.h"
 #include "core/generator.h"
-#include "core/hwm.h"
 #include "core/preload.h"
-#include "core/primary_watch.h"
 #include "core/random.h"
 #include "core/refused_settings.h"
 #include "core/stats.h"
 #include "core/topology.h"
-#include "core/wal_floor.h"
-#include "ids.h"
 #include "core/uuid7.h"
+#include "floor/floor.h"
+#include "ids.h"
 
 typedef struct UidGeneratorShared
 {
 	pg_atomic_uint64 state;
-	pg_atomic_uint64 floor_ms;
-	pg_atomic_uint32 floor_origin;
 	pg_atomic_uint32 recovery_floor_done;
 	pg_atomic_uint64 ms_start;
 	pg_atomic_uint64 grant;
 } UidGeneratorShared;
-
-/* Who set the floor: named in the UID01 error while the state sits at it. */
-typedef enum UidFloorOrigin
-{
-	UID_FLOOR_RESTORED,			/* read from uid.hwm at start-up */
-	UID_FLOOR_LEASE,			/* the worker id's previous holder */
-	UID_FLOOR_RECOVERY,			/* the last transaction a recovery replayed */
-	UID_FLOOR_WAL,				/* the reservations a recovery replayed (wal_floor.c) */
-	UID_FLOOR_PRIMARY,			/* the old primary's time, as its standby learned it */
-	UID_FLOOR_ADVANCE			/* uid_advance_past() */
-} UidFloorOrigin;
 
 /*
  * The grant word: (deadline << 11) | valid bit (1 << 10) | worker id.  The
@@ -105,7 +87,6 @@ static bool recovery_floor_seen = false;
 static void UidGeneratorLogStart(void);
 
 static char *uid_worker_id_setting = NULL;
-static char *uid_issued_through = NULL;	/* shown by UidIssuedThroughShow */
 static int	uid_worker_id_static = 0;
 static GucSource uid_worker_id_source = PGC_S_DEFAULT;	/* where a chosen value came from */
 bool		uid_worker_id_lease = false;	/* uid.worker_id = 'lease' */
@@ -203,30 +184,6 @@ UidGeneratorStaticWorkerId(void)
 }
 
 /*
- * The value of uid.issued_through, computed when shown: what a standby asks
- * its primary for (primary_watch.c) over a replication connection.  The
- * worker id is in every ID and the times are close to now, so any role may
- * read it.
- */
-static const char *
-UidIssuedThroughShow(void)
-{
-	static char buf[96];
-	char		worker[16];
-
-	if (gen == NULL)
-		return "";
-	if (uid_worker_id_lease)
-		strlcpy(worker, "lease", sizeof(worker));
-	else
-		snprintf(worker, sizeof(worker), "%d", uid_worker_id_static);
-	snprintf(buf, sizeof(buf), "worker=%s reserved_ms=%lld clock_ms=%lld", worker,
-			 (long long) Max(UidHwmReservedMs(), UidStateMs(pg_atomic_read_u64(&gen->state))),
-			 (long long) UidClockNowUnixMs());
-	return buf;
-}
-
-/*
  * uid.worker_id is watched (refused_settings.c): a refused value would run
  * on the default 0, the worker id of every server left unconfigured.
  */
@@ -244,17 +201,6 @@ UidGeneratorDefineSettings(void)
 							   0,
 							   UidWorkerIdCheck, UidWorkerIdAssign, NULL);
 	UidRefusalWatchEnd();
-
-	DefineCustomStringVariable(UID_ISSUED_THROUGH_SETTING,
-							   "What uid_next() of this server may have issued through: its worker id, "
-							   "the end of its reserved time (ms since the uid epoch) and its clock (Unix ms).",
-							   "Read by the standbys of this server, so that a promotion onto the same "
-							   "static worker id starts past it.",
-							   &uid_issued_through,
-							   "",
-							   PGC_INTERNAL,
-							   GUC_NOT_IN_SAMPLE | GUC_DISALLOW_IN_FILE,
-							   NULL, NULL, UidIssuedThroughShow);
 
 	DefineCustomIntVariable("uid.max_batch",
 							"Largest count uid_next_batch() accepts in one call.",
@@ -285,8 +231,9 @@ UidGeneratorShmemSize(void)
 }
 
 /*
- * Runs after UidHwmShmemInit, so the durable floor is known: the first ID of
- * this run must be in a later millisecond, hence sequence 4095 in the state.
+ * Runs after UidFloorShmemInit, so the durable floor is known: the first ID
+ * of this run must be in a later millisecond, hence sequence 4095 in the
+ * state.
  */
 void
 UidGeneratorShmemInit(void)
@@ -296,17 +243,14 @@ UidGeneratorShmemInit(void)
 	gen = ShmemInitStruct("uid generator", UidGeneratorShmemSize(), &found);
 	if (found)
 		return;
-	pg_atomic_init_u64(&gen->floor_ms, (uint64) UidHwmRestoredFloor(UID_HWM_UID_NEXT));
-	pg_atomic_init_u32(&gen->floor_origin, UID_FLOOR_RESTORED);
 	pg_atomic_init_u32(&gen->recovery_floor_done, 0);
 	pg_atomic_init_u64(&gen->state,
-					   UidMakeState(UidHwmRestoredFloor(UID_HWM_UID_NEXT), UID_MAX_SEQ));
+					   UidMakeState(UidFloorRestored(UID_GEN_UID_NEXT), UID_MAX_SEQ));
 	/* no millisecond opened yet: a time no state word has */
 	pg_atomic_init_u64(&gen->ms_start, PG_UINT64_MAX);
 	/* lease mode: no worker id until the lease worker grants one */
 	pg_atomic_init_u64(&gen->grant, uid_worker_id_lease ? 0 :
 					   UidMakeGrant(uid_worker_id_static, UID_MAX_TIME));
-	UidWalFloorSetWorker(uid_worker_id_lease ? -1 : uid_worker_id_static);
 	UidGeneratorWarnLayoutEnd();
 	UidGeneratorLogStart();
 }
@@ -344,8 +288,8 @@ UidGeneratorLogStart(void)
 	else
 		snprintf(worker, sizeof(worker), "worker id %d (the default: uid.worker_id is not set)",
 				 uid_worker_id_static);
-	UidHwmDescribeFloor(UID_HWM_UID_NEXT, floor_next, sizeof(floor_next));
-	UidHwmDescribeFloor(UID_HWM_UUID7, floor_uuid7, sizeof(floor_uuid7));
+	UidFloorDescribe(UID_GEN_UID_NEXT, floor_next, sizeof(floor_next));
+	UidFloorDescribe(UID_GEN_UUID7, floor_uuid7, sizeof(floor_uuid7));
 	ereport(LOG,
 			(errmsg("uid: %s; uid_next() floor %s; uuid7() floor %s", worker, floor_next, floor_uuid7)));
 }
@@ -371,14 +315,14 @@ UidGeneratorWarnLayoutEnd(void)
 void
 UidGeneratorShmemExit(int code, Datum arg)
 {
-	int64		last[UID_HWM_GENERATORS];
+	int64		last[UID_GENERATORS];
 
 	if (code != 0 || gen == NULL)
 		return;
 	/* each generator starts above its own record */
-	last[UID_HWM_UID_NEXT] = UidStateMs(pg_atomic_read_u64(&gen->state));
-	last[UID_HWM_UUID7] = UidUuid7LastMs();
-	UidHwmShutdown(last);
+	last[UID_GEN_UID_NEXT] = UidStateMs(pg_atomic_read_u64(&gen->state));
+	last[UID_GEN_UUID7] = UidUuid7LastMs();
+	UidFloorShutdown(last);
 }
 
 int
@@ -408,171 +352,17 @@ UidGeneratorWorkerId(void)
 
 /* Raises the state so that the next ID is in a millisecond after ms. */
 static void
-UidGeneratorRaiseFloorFrom(int64 ms, UidFloorOrigin origin)
+UidGeneratorRaiseState(int64 ms)
 {
-	/* first the floor that allows the start-up wait, then the state */
-	if (UidAtomicRaiseU64(&gen->floor_ms, (uint64) ms))
-		pg_atomic_write_u32(&gen->floor_origin, origin);
 	(void) UidAtomicRaiseU64(&gen->state, UidMakeState(ms, UID_MAX_SEQ));
-}
-
-/*
- * Raises the floor to ms after making the reservation cover it, durably;
- * while uid_next()'s floor is lost (hwm.c) in memory only: nothing is
- * issued then, and uid_advance_past() covers the state it finds.
- */
-static void
-UidGeneratorCoverAndRaise(int64 ms, UidFloorOrigin origin)
-{
-	if (!UidHwmFloorLost(UID_HWM_UID_NEXT))
-		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
-	UidGeneratorRaiseFloorFrom(ms, origin);
 }
 
 /* The lease worker: the previous holder of the worker id issued up to ms. */
 void
 UidGeneratorRaiseFloor(int64 ms)
 {
-	UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_LEASE);
-}
-
-/*
- * Where uid_next()'s floor came from, for uid_stats.floor_source, and the
- * floor itself (ms since the uid epoch) in *ms.
- */
-const char *
-UidGeneratorFloorSource(int64 *ms)
-{
-	static const char *const names[] = {
-		[UID_FLOOR_RESTORED] = "uid.hwm",
-		[UID_FLOOR_LEASE] = "lease",
-		[UID_FLOOR_RECOVERY] = "replayed_commit",
-		[UID_FLOOR_WAL] = "wal",
-		[UID_FLOOR_PRIMARY] = "primary_watch",
-		[UID_FLOOR_ADVANCE] = "uid_advance_past",
-	};
-	uint32		origin = pg_atomic_read_u32(&gen->floor_origin);
-
-	*ms = (int64) pg_atomic_read_u64(&gen->floor_ms);
-	/* uid.hwm lost where values were issued: it refuses (UID07) */
-	if (UidHwmFloorLost(UID_HWM_UID_NEXT))
-		return "lost";
-	return origin < lengthof(names) ? names[origin] : "unknown";
-}
-
-/*
- * Why nothing may be issued at or below the floor, for the UID01 error
- * (clock.c) while the state still sits at it.
- */
-static const char *
-UidGeneratorFloorOrigin(void)
-{
-	bool		legacy;
-	UidHwmStatus status;
-
-	switch ((UidFloorOrigin) pg_atomic_read_u32(&gen->floor_origin))
-	{
-		case UID_FLOOR_LEASE:
-			return "the last time the previous holder of this worker id issued an ID";
-		case UID_FLOOR_RECOVERY:
-			return "the commit time of the last transaction replayed by recovery, "
-				"so that no new ID sorts below the IDs stored before the promotion or restore";
-		case UID_FLOOR_WAL:
-			return "the end of the reservation of time that the write-ahead log replayed by recovery records, "
-				"so that no new ID repeats or sorts below one issued before the crash, restore or promotion";
-		case UID_FLOOR_PRIMARY:
-			return "the last time the old primary, which used the same static worker id, "
-				"could have issued an ID in before this server's promotion (learned from it while this server was its standby)";
-		case UID_FLOOR_ADVANCE:
-			return "the time uid_advance_past() moved uid_next() to";
-		case UID_FLOOR_RESTORED:
-			break;
-	}
-	status = UidHwmRestoredStatus(&legacy);
-	if (legacy)
-		return "uid_next()'s floor restored from uid.hwm, written by a uid before 1.2 "
-			"that kept one floor for uid_next() and uuid7()";
-	if (status == UID_HWM_RESERVED)
-		return "the time uid_next() had reserved in uid.hwm when the previous run "
-			"stopped without a clean shutdown";
-	return "uid_next()'s last time in the previous run (its last ID, or a time "
-		"uid_advance_past() moved it to), restored from uid.hwm";
-}
-
-/*
- * A promoted standby with the static worker id of the primary it replaced:
- * the transactions that primary committed last may never have reached this
- * server, so the last replayed commit does not bound their IDs.  Start past
- * the time the old primary could have reached by the promotion, as learned
- * from it (primary_watch.c).  Logged either way when this server streamed
- * from a primary, so an operator can see what a promotion assumed.
- */
-static void
-UidGeneratorApplyPrimaryFloor(void)
-{
-	int			primary_worker;
-	int64		ms = UidPrimaryWatchFloorMs(uid_worker_id_static, &primary_worker);
-
-	if (ms > 0)
-	{
-		UidGeneratorCoverAndRaise(ms, UID_FLOOR_PRIMARY);
-		ereport(LOG,
-				(errmsg("uid: promoted with the static worker id %d that the old primary also used; "
-						"uid_next() issues only after %s",
-						uid_worker_id_static,
-						timestamptz_to_str(UidUnixMsToTimestamptz(ms + UID_EPOCH_MS))),
-				 errhint("Give each server its own uid.worker_id, or use uid.worker_id = 'lease'.")));
-	}
-	else if (primary_worker == -2)
-		ereport(LOG,
-				(errmsg("uid: promoted without knowing the old primary's worker id: it never answered this standby"),
-				 errdetail("If it used the same static worker id (%d), IDs of its transactions that never reached this server "
-						   "could be issued again while this server's clock is behind the old primary's.",
-						   uid_worker_id_static),
-				 errhint("Give each server its own uid.worker_id, or use uid.worker_id = 'lease'.")));
-}
-
-/*
- * The floor that the replayed WAL gave, in the log; when uid.hwm was missing
- * this is what stands in for it.
- */
-static void
-UidGeneratorLogWalFloor(int64 ms, int worker)
-{
-	bool		legacy;
-	UidHwmStatus status = UidHwmRestoredStatus(&legacy);
-	bool		missing = status == UID_HWM_NEW || status == UID_HWM_LOST;
-
-	ereport(missing ? WARNING : LOG,
-			(errmsg("uid: uid_next() issues only after %s, the end of the reservation of worker id %d in the replayed WAL",
-					timestamptz_to_str(UidUnixMsToTimestamptz(ms + UID_EPOCH_MS)), worker),
-			 missing ? errdetail("uid.hwm was missing or empty at start-up; the reservations in the WAL stand in for it.") : 0));
-}
-
-/*
- * After a recovery (UidLastReplayedUnixMs), no new ID may be at or below the
- * commit time of the last replayed transaction: raise the floor to it,
- * durably, once, before the first ID after the recovery.  A clock behind that
- * time then refuses (UID01) rather than risk an ID that the old primary
- * issued.
- */
-static void
-UidGeneratorApplyRecoveryFloor(void)
-{
-	int64		ms = UidLastReplayedUnixMs() - UID_EPOCH_MS;
-	int			wal_worker;
-	int64		wal_ms = UidWalFloorReplayedMs(UID_HWM_UID_NEXT, &wal_worker);
-
-	if (ms > 0 && ms <= UID_MAX_TIME)
-		UidGeneratorCoverAndRaise(ms, UID_FLOOR_RECOVERY);
-	if (wal_ms > 0 && wal_ms > (int64) pg_atomic_read_u64(&gen->floor_ms))
-	{
-		UidGeneratorCoverAndRaise(wal_ms, UID_FLOOR_WAL);
-		UidGeneratorLogWalFloor(wal_ms, wal_worker);
-	}
-	if (!uid_worker_id_lease)
-		UidGeneratorApplyPrimaryFloor();
-	pg_atomic_write_u32(&gen->recovery_floor_done, 1);
+	UidFloorRaise(ms, UID_FLOOR_LEASE);
+	UidGeneratorRaiseState(ms);
 }
 
 /* Allows IDs with this worker id in milliseconds up to deadline_ms. */
@@ -580,7 +370,7 @@ void
 UidGeneratorGrant(int worker, int64 deadline_ms)
 {
 	Assert(worker >= 0 && worker <= UID_MAX_WORKER);
-	UidWalFloorSetWorker(worker);
+	UidFloorSetWorker(worker);
 	if (deadline_ms < 0)
 		deadline_ms = -1;		/* lease already past its margin */
 	(void) pg_atomic_exchange_u64(&gen->grant, deadline_ms < 0 ? 0 :
@@ -633,7 +423,11 @@ UidGeneratorCheckUsable(const char *funcname)
 					 errdetail("A standby shares its primary's worker id; IDs issued here could repeat the primary's."),
 					 errhint("Call %s() on the primary, or promote this standby first.", funcname)));
 		if (!pg_atomic_read_u32(&gen->recovery_floor_done))
-			UidGeneratorApplyRecoveryFloor();
+		{
+			/* the start-up floor (src/floor/), once: the flag after the raise */
+			UidGeneratorRaiseState(UidFloorAtStart());
+			pg_atomic_write_u32(&gen->recovery_floor_done, 1);
+		}
 		recovery_floor_seen = true;
 	}
 	/*
@@ -756,15 +550,15 @@ UidReserve(int want, int *got, int *worker)
 			 * out too: the floor may be a reservation ahead of the clock.
 			 */
 			int64		max_lag = uid_clock_max_wait_ms;
-			bool		at_floor = (last_ms == (int64) pg_atomic_read_u64(&gen->floor_ms));
+			bool		at_floor = (last_ms == UidFloorMs());
 
 			/* a lost floor (UID07) says more than the clock behind it */
-			if (unlikely(UidHwmFloorLost(UID_HWM_UID_NEXT)))
-				UidHwmRefuseLost(UID_HWM_UID_NEXT);
+			if (unlikely(UidFloorLost(UID_GEN_UID_NEXT)))
+				UidFloorRefuseLost(UID_GEN_UID_NEXT);
 			if (at_floor)
 				max_lag = Max(max_lag, uid_reserve_window_ms);
 			UidClockGuard(last_ms, now, max_lag, !waited_clock,
-						  at_floor ? UidGeneratorFloorOrigin() : NULL);
+						  at_floor ? UidFloorExplain() : NULL);
 			waited_clock = true;
 			continue;
 		}
@@ -783,10 +577,10 @@ UidReserve(int want, int *got, int *worker)
 			continue;
 		}
 
-		if (unlikely(UidHwmNeedsExtending(UID_HWM_UID_NEXT, ms)))
-			UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
+		if (unlikely(UidFloorNeedsExtending(UID_GEN_UID_NEXT, ms)))
+			UidFloorEnsureCovers(UID_GEN_UID_NEXT, ms);
 		if (ms > last_ms)
-			UidHwmRelogIfCheckpointed();
+			UidFloorRelogIfCheckpointed();
 
 		n = Min(want, UID_SEQ_PER_MS - seq0);
 		if (pg_atomic_compare_exchange_u64(&gen->state, &old,
@@ -957,17 +751,14 @@ uid_advance_past(PG_FUNCTION_ARGS)
 				 errdetail("uid_next() would refuse to issue IDs until then."),
 				 errhint("Check the ID, and this server's clock.")));
 	moved = pg_atomic_read_u64(&gen->state) < UidMakeState(ms, UID_MAX_SEQ);
-	if (UidHwmFloorLost(UID_HWM_UID_NEXT))
+	if (moved)
 	{
-		if (moved)
-			UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_ADVANCE);
-		UidHwmFloorFound(UID_HWM_UID_NEXT,
-						 Max(ms, UidStateMs(pg_atomic_read_u64(&gen->state))));
+		/* durable first, unless the floor is lost (then nothing is issued) */
+		UidFloorCoverAndRaise(ms, UID_FLOOR_ADVANCE);
+		UidGeneratorRaiseState(ms);
 	}
-	else if (moved)
-	{
-		UidHwmEnsureCovers(UID_HWM_UID_NEXT, ms);
-		UidGeneratorRaiseFloorFrom(ms, UID_FLOOR_ADVANCE);
-	}
+	if (UidFloorLost(UID_GEN_UID_NEXT))
+		UidFloorFound(UID_GEN_UID_NEXT,
+					  Max(ms, UidStateMs(pg_atomic_read_u64(&gen->state))));
 	PG_RETURN_BOOL(moved);
 }

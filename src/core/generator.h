@@ -18,7 +18,6 @@ extern void UidGeneratorShmemExit(int code, Datum arg);
 extern int	UidGeneratorWorkerId(void);
 extern int	UidGeneratorStaticWorkerId(void);
 extern uint64 UidGeneratorLastState(void);
-extern const char *UidGeneratorFloorSource(int64 *ms);
 extern void UidGeneratorWarnLayoutEnd(void);
 extern int64 UidGeneratorNextRun(const char *funcname, int count);
 

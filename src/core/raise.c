@@ -21,7 +21,7 @@
  * SQL declares it twice: uid_raise() in the extension's schema, and
  * uid_counter._raise() for the counter functions that run as the
  * extension's owner, which call nothing in the extension's schema by name
- * (sql/parts/counter_functions.sql).
+ * (sql/parts/raise.sql).
  */
 #include "postgres.h"
 

@@ -26,6 +26,7 @@
 
 #include "compat.h"
 #include "core/stats.h"
+#include "floor/floor.h"
 #include "ids.h"
 
 /*
@@ -148,6 +149,10 @@ static uint64
 UidStatsRawTotal(UidCounter counter)
 {
 	uint64		sum = 0;
+
+	/* the reservations are written by the floor module, which counts them */
+	if (counter == UID_COUNT_HWM_WRITES)
+		return UidFloorReserveWrites();
 
 	for (int i = 0; i < stats->nslots; i++)
 		sum += pg_atomic_read_u64(&stats->slots[i].c[counter]);

@@ -19,7 +19,8 @@ typedef enum UidCounter
 	UID_COUNT_CLOCK_REFUSALS,	/* calls refused for a backward step */
 	UID_COUNT_OVERFLOW_WAITS,	/* 4096 IDs in one ms: waited for the next */
 	UID_COUNT_BATCH_CALLS,		/* uid_next_batch() calls */
-	UID_COUNT_HWM_WRITES,		/* durable high-water mark extensions */
+	UID_COUNT_HWM_WRITES,		/* durable high-water mark extensions, counted
+								 * by the floor module (UidFloorReserveWrites) */
 	UID_NUM_COUNTERS
 } UidCounter;
 

@@ -16,9 +16,9 @@
 #include "utils/timestamp.h"
 
 #include "core/generator.h"
-#include "core/hwm.h"
 #include "core/preload.h"
 #include "core/stats.h"
+#include "floor/floor.h"
 
 PG_FUNCTION_INFO_V1(uid_stats_reset);
 
@@ -105,7 +105,7 @@ UidStatsRow(FunctionCallInfo fcinfo, int ncols)
 	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_OVERFLOW_WAITS));
 	values[i++] = Int64GetDatum((int64) UidStatsTotal(UID_COUNT_HWM_WRITES));
 	values[i++] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UidStateMs(last) + UID_EPOCH_MS));
-	values[i++] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UidHwmReservedMs() + UID_EPOCH_MS));
+	values[i++] = TimestampTzGetDatum(UidUnixMsToTimestamptz(UidFloorReservedMs() + UID_EPOCH_MS));
 	values[i++] = Int64GetDatum((int64) UidStatsClockSteps());
 	Assert(i == UID_STATS_COLS_1_0);
 
@@ -120,7 +120,7 @@ UidStatsRow(FunctionCallInfo fcinfo, int ncols)
 	{
 		int64		floor_ms;
 
-		values[i++] = CStringGetTextDatum(UidGeneratorFloorSource(&floor_ms));
+		values[i++] = CStringGetTextDatum(UidFloorSource(&floor_ms));
 		values[i] = TimestampTzGetDatum(UidUnixMsToTimestamptz(floor_ms + UID_EPOCH_MS));
 		nulls[i++] = floor_ms <= 0;
 	}

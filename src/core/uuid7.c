@@ -35,7 +35,7 @@
  *			database, advanced only by compare-and-swap (like generator.c),
  *			so the values of the whole server are strictly increasing in the
  *			order the calls complete.  It starts above uuid7()'s own durable
- *			high-water mark (hwm.c), and a value is returned only once that
+ *			high-water mark (floor/hwm.c), and a value is returned only once that
  *			mark covers its millisecond, so the order also holds across
  *			restarts.  The mark is not uid_next()'s: moving uuid7() ahead never
  *			makes uid_next() wait.  Without preloading, each backend keeps its
@@ -59,12 +59,11 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-#include "core/hwm.h"
 #include "core/random.h"
 #include "core/stats.h"
-#include "core/wal_floor.h"
-#include "ids.h"
 #include "core/uuid7.h"
+#include "floor/floor.h"
+#include "ids.h"
 
 typedef struct UidUuid7Shared
 {
@@ -109,17 +108,17 @@ UidUuid7ShmemInit(void)
 		return;
 
 	/*
-	 * Start above the durable high-water mark (hwm.c, read just before), so
+	 * Start above the durable high-water mark (floor/hwm.c, read just before), so
 	 * that the order of uuid7() values also holds across restarts and
 	 * crashes, whatever the clock reads after them.
 	 */
 	pg_atomic_init_u64(&uuid7_shared->last,
-					   (uint64) (UidHwmRestoredFloor(UID_HWM_UUID7) + UID_EPOCH_MS + 1) << UUID7_SUB_BITS);
+					   (uint64) (UidFloorRestored(UID_GEN_UUID7) + UID_EPOCH_MS + 1) << UUID7_SUB_BITS);
 }
 
 /*
  * ms since the uid epoch of the last uuid7() state of this server, for the
- * clean-exit record of hwm.c; -1 without shared memory.
+ * clean-exit record of floor/hwm.c; -1 without shared memory.
  */
 int64
 UidUuid7LastMs(void)
@@ -202,25 +201,15 @@ static bool uuid7_recovery_floor_seen = false;
 static bool
 Uuid7RaiseTo(uint64 target)
 {
-	UidHwmCoverUnixMs((int64) (target >> UUID7_SUB_BITS));
+	UidFloorCoverUnixMs((int64) (target >> UUID7_SUB_BITS));
 	return UidAtomicRaiseU64(&uuid7_shared->last, target);
-}
-
-/* The end of uuid7()'s reservation in the WAL a recovery replayed (Unix ms), or -1. */
-static int64
-UidUuid7WalFloorUnixMs(void)
-{
-	int			worker;
-	int64		ms = UidWalFloorReplayedMs(UID_HWM_UUID7, &worker);
-
-	return ms > 0 ? ms + UID_EPOCH_MS : -1;
 }
 
 /*
  * As for uid_next() (generator.c): after a recovery, move the generator
  * above the commit time of the last replayed transaction
- * (UidLastReplayedUnixMs) and above uuid7()'s reservations in the replayed
- * WAL (wal_floor.c), so that new UUIDs sort after those the old primary
+ * and above uuid7()'s reservations in the replayed WAL
+ * (UidFloorReplayedUnixMs, src/floor/), so that new UUIDs sort after those the old primary
  * stored or returned, even if this server's clock is behind its.  uuid7()
  * never refuses: it runs ahead of the clock until the clock catches up.  Once per backend, before its first
  * UUID; on a standby (still in recovery) nothing is done yet.
@@ -232,14 +221,14 @@ Uuid7ApplyRecoveryFloor(void)
 
 	if (RecoveryInProgress())
 		return;
-	ms = Max(UidLastReplayedUnixMs(), UidUuid7WalFloorUnixMs());
+	ms = UidFloorReplayedUnixMs(UID_GEN_UUID7);
 	if (ms >= 0 && ms <= UUID7_MAX_MS)
 	{
 		uint64		target = ((uint64) ms << UUID7_SUB_BITS) |
 			((UINT64CONST(1) << UUID7_SUB_BITS) - 1);
 
-		/* a lost floor (hwm.c) refuses every value: raise in memory only */
-		if (UidHwmFloorLost(UID_HWM_UUID7))
+		/* a lost floor (floor/hwm.c) refuses every value: raise in memory only */
+		if (UidFloorLost(UID_GEN_UUID7))
 			(void) UidAtomicRaiseU64(&uuid7_shared->last, target);
 		else
 			(void) Uuid7RaiseTo(target);
@@ -272,9 +261,9 @@ Uuid7NextState(void)
 			if (pg_atomic_compare_exchange_u64(&uuid7_shared->last, &old, next))
 			{
 				/* durably reserve the ms before the value is returned */
-				UidHwmCoverUnixMs((int64) (next >> UUID7_SUB_BITS));
+				UidFloorCoverUnixMs((int64) (next >> UUID7_SUB_BITS));
 				if ((next >> UUID7_SUB_BITS) > (old >> UUID7_SUB_BITS))
-					UidHwmRelogIfCheckpointed();
+					UidFloorRelogIfCheckpointed();
 				return next;
 			}
 		}
@@ -407,7 +396,7 @@ uuid7_advance_past(PG_FUNCTION_ARGS)
 				 errdetail("Every later uuid7() would carry a time at least that far ahead."),
 				 errhint("Check the UUID, and this server's clock.")));
 
-	if (uuid7_shared != NULL && UidHwmFloorLost(UID_HWM_UUID7))
+	if (uuid7_shared != NULL && UidFloorLost(UID_GEN_UUID7))
 	{
 		/*
 		 * uuid7()'s floor is lost (UID07): target is taken as the largest
@@ -416,8 +405,8 @@ uuid7_advance_past(PG_FUNCTION_ARGS)
 		 */
 		bool		moved = UidAtomicRaiseU64(&uuid7_shared->last, target);
 
-		UidHwmFloorFound(UID_HWM_UUID7,
-						 (int64) (pg_atomic_read_u64(&uuid7_shared->last) >> UUID7_SUB_BITS) - UID_EPOCH_MS);
+		UidFloorFound(UID_GEN_UUID7,
+					  (int64) (pg_atomic_read_u64(&uuid7_shared->last) >> UUID7_SUB_BITS) - UID_EPOCH_MS);
 		PG_RETURN_BOOL(moved);
 	}
 	if (uuid7_shared != NULL)

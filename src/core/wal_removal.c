@@ -4,13 +4,13 @@
  *		now, and what still needs it.
  *
  * Every process that reads WAL holding a record of uid's resource manager
- * (wal_floor.c) needs uid loaded: crash recovery from a redo point before
+ * (floor/wal_floor.c) needs uid loaded: crash recovery from a redo point before
  * the record, a standby that has not replayed it, logical decoding of a slot
  * whose restart_lsn is before it (the decoder looks up the resource manager
  * of every record it reads, from restart_lsn on, and stops at one that is
  * not registered), and a point-in-time recovery through an archive or a
  * base backup that holds it.  The check compares each with the end of uid's
- * last record (UidWalFloorLastRecord): one row per thing, and a first row
+ * last record (UidFloorWalLastRecord): one row per thing, and a first row
  * with the verdict.
  *
  * It reads shared memory only: the slots under ReplicationSlotControlLock
@@ -34,7 +34,7 @@
 
 #include "compat.h"
 #include "core/preload.h"
-#include "core/wal_floor.h"
+#include "floor/floor.h"
 
 #define REMOVAL_COLUMNS 5
 
@@ -188,7 +188,7 @@ Datum
 uid_removal_check(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	UidWalFloorLastKind kind;
+	UidFloorWalLastKind kind;
 	XLogRecPtr	last;
 	XLogRecPtr	redo;
 	List	   *rows = NIL;
@@ -201,18 +201,18 @@ uid_removal_check(PG_FUNCTION_ARGS)
 	UidRequireSharedMemory("uid_removal_check");
 	InitMaterializedSRF(fcinfo, 0);
 
-	last = UidWalFloorLastRecord(&kind);
+	last = UidFloorWalLastRecord(&kind);
 	standby = RecoveryInProgress();
 	redo = RemovalCheckpointRedo();
 
-	RemovalAdd(&rows, !uid_wal_reservations, InvalidXLogRecPtr,
+	RemovalAdd(&rows, !UidFloorWalReservations(), InvalidXLogRecPtr,
 			   pstrdup("uid.wal_reservations"),
-			   uid_wal_reservations
+			   UidFloorWalReservations()
 			   ? pstrdup(standby
 						 ? "on: once this server is promoted, every new reservation of time writes a record"
 						 : "on: every new reservation of time writes a record")
 			   : pstrdup("off: no new records"),
-			   uid_wal_reservations
+			   UidFloorWalReservations()
 			   ? pstrdup("ALTER SYSTEM SET uid.wal_reservations = off; SELECT pg_reload_conf();")
 			   : pstrdup("none"));
 

@@ -15,7 +15,7 @@
  * (fmgr_lookupByName): measured, that search took half of json_agg()'s
  * time over a uid column.  A C function is found in a hash table.
  *
- * Why the type has operators of its own (sql/parts/id_type_ops.sql): a
+ * Why the type has operators of its own (sql/parts/id_type.sql): a
  * comparison that reaches bigint's operator through the cast uid -> bigint
  * loses to any operator with the exact argument types, in whatever schema
  * of the search path another role planted it.  uid's operators are exact
@@ -225,7 +225,7 @@ UID_NUMERIC(le)
 UID_NUMERIC(gt)
 UID_NUMERIC(ge)
 
-/* btree and hash support for the families integer_ops (id_type_ops.sql) */
+/* btree and hash support for the families integer_ops (sql/parts/id_type.sql) */
 UID_FORWARD(uid_cmp, btint8cmp)
 UID_FORWARD(uid_cmp_int4, btint84cmp)
 UID_FORWARD(uid_cmp_int4_uid, btint48cmp)

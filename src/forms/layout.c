@@ -12,6 +12,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "forms/decode.h"
 #include "forms/layout.h"
 #include "ids.h"
 

@@ -44,6 +44,8 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
+#include "core/catalog.h"
+#include "forms/decode.h"
 #include "forms/ff1.h"
 #include "forms/layout.h"
 #include "forms/mask.h"
@@ -52,6 +54,8 @@
 
 PG_FUNCTION_INFO_V1(uid_mask);
 PG_FUNCTION_INFO_V1(uid_unmask);
+PG_FUNCTION_INFO_V1(uid_mask_uid);
+PG_FUNCTION_INFO_V1(uid_unmask_uid);
 PG_FUNCTION_INFO_V1(uid_mask_with_key);
 PG_FUNCTION_INFO_V1(uid_unmask_with_key);
 PG_FUNCTION_INFO_V1(uuid7_mask);
@@ -210,6 +214,22 @@ uid_unmask(PG_FUNCTION_ARGS)
 
 	UidCheckId(id);
 	PG_RETURN_INT64(UidMaskBigint(UidMaskSettingKey("uid_unmask"), id, true));
+}
+
+/* uid_mask(uid): uid_mask(bigint), for those who may execute it (core/catalog.c) */
+Datum
+uid_mask_uid(PG_FUNCTION_ARGS)
+{
+	UidCheckBigintFormOnce(fcinfo, "uid_mask");
+	return uid_mask(fcinfo);
+}
+
+/* uid_unmask(uid): uid_unmask(bigint), for those who may execute it */
+Datum
+uid_unmask_uid(PG_FUNCTION_ARGS)
+{
+	UidCheckBigintFormOnce(fcinfo, "uid_unmask");
+	return uid_unmask(fcinfo);
 }
 
 /* uid_mask(bigint, bytea) */

@@ -23,6 +23,7 @@
 #include "utils/uuid.h"
 
 #include "compat.h"
+#include "forms/decode.h"
 #include "forms/layout.h"
 #include "forms/text_forms.h"
 #include "ids.h"

@@ -41,7 +41,7 @@
 #include "lease/lease_conn.h"
 #include "lease/lease_failure.h"
 #include "lease/lease_settings.h"
-#include "core/pq_wait.h"
+#include "pq_wait.h"
 
 /* Most parameters of one statement on the local path (the remote path has no limit). */
 #define UID_CONN_MAX_PARAMS		16

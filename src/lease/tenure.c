@@ -34,13 +34,15 @@
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
 
-#include "forms/decode.h"
+#include "core/catalog.h"
+#include "id_layout.h"
 #include "lease/lease_settings.h"
 #include "lease/lease_store.h"
 #include "lease/tenure.h"
 
 PG_FUNCTION_INFO_V1(uid_tenures);
 PG_FUNCTION_INFO_V1(uid_whence);
+PG_FUNCTION_INFO_V1(uid_whence_uid);
 
 /* the local path's plans, by the filter (UidTenureFilterIndex) */
 static SPIPlanPtr tenure_plans[4];
@@ -319,4 +321,17 @@ uid_whence(PG_FUNCTION_ARGS)
 	filter.unix_ms = f.unix_ms;
 	UidTenureReturn(fcinfo, &filter);
 	return (Datum) 0;
+}
+
+/*
+ * uid_whence(uid): uid_whence(bigint), for those who may execute it
+ * (core/catalog.c).  A set-returning function keeps its state in fn_extra:
+ * the check is made on its first call.
+ */
+Datum
+uid_whence_uid(PG_FUNCTION_ARGS)
+{
+	if (SRF_IS_FIRSTCALL())
+		UidCheckBigintForm("uid_whence");
+	return uid_whence(fcinfo);
 }

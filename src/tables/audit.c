@@ -61,7 +61,6 @@
 
 #include "core/catalog.h"
 #include "compat.h"
-#include "forms/decode.h"
 #include "lease/lease_settings.h"
 #include "tables/owner_read.h"
 #include "lease/tenure.h"

@@ -5,7 +5,7 @@
  *
  * The counters' state lives in tables of schema uid_counter that no ordinary
  * role may read or write; the work is done by the SECURITY DEFINER function
- * uid_counter._next(tenant, prefix, caller) (sql/parts/counter_functions.sql).  That
+ * uid_counter._next(tenant, prefix, caller) (sql/parts/counters.sql).  That
  * function must know who is calling, and inside a SECURITY DEFINER function
  * current_user is the owner, so this wrapper, which runs as the caller, passes
  * GetUserId() (the role PostgreSQL checks privileges against: the session's

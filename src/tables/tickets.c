@@ -1,7 +1,7 @@
 /*
  * tickets.c
  *		Durable nextval() for the ticket sequences (uid_ticket._nextval(),
- *		created by sql/parts/ticket_functions.sql).
+ *		created by sql/parts/tickets.sql).
  *
  * A sequence WAL-logs ahead (up to 32 values per record), but nextval() does
  * not flush that record: it becomes durable when some later commit or the

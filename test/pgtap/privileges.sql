@@ -185,6 +185,9 @@ INSERT INTO decided VALUES
     ('uid_counter_unset_range(text,text)', false, false),
     ('uid_counter_format(text,bigint,integer)', true, true),
     ('uid_counter._next(text,text,oid)', false, false),
+    ('uid_counter._may_draw(text,text,oid)', false, false),
+    ('uid_counter._share_ranges()', false, false),
+    ('uid_counter._bounds(text,text)', false, false),
     ('uid_counter._next_entry()', false, false),
     ('uid_counter._lock_ranges(text)', false, false),
     ('uid_counter._raise(text,text,text,text)', false, false),
@@ -262,7 +265,12 @@ SELECT p.oid, p.oid::regprocedure::text AS sig, p.prosecdef, p.proconfig
 -- ---------------------------------------------------------------------------
 SELECT is_empty($$ SELECT sig FROM uid_functions WHERE sig NOT IN (SELECT sig FROM decided) $$,
     'every function of uid has a privilege decision (here and in docs/security.md)');
-SELECT is_empty($$ SELECT sig FROM decided WHERE sig NOT IN (SELECT sig FROM uid_functions) $$,
+-- PostgreSQL 18 and later have these in pg_catalog: uid creates them on
+-- older servers only
+SELECT is_empty($$ SELECT sig FROM decided WHERE sig NOT IN (SELECT sig FROM uid_functions)
+    AND NOT (current_setting('server_version_num')::int >= 180000
+             AND sig IN ('uuidv7()', 'uuidv7(interval)', 'uuidv4()',
+                         'uuid_extract_timestamp(uuid)', 'uuid_extract_version(uuid)')) $$,
     'every decision listed here is of a function uid has');
 SELECT is_empty($$
     SELECT f.sig, has_function_privilege('public', f.oid, 'EXECUTE'), d.public_may
@@ -278,12 +286,22 @@ SELECT is_empty($$
     SELECT sig FROM uid_functions
      WHERE prosecdef AND proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp'] $$,
     'every SECURITY DEFINER function pins search_path = pg_catalog, pg_temp');
+-- Every function of uid pins search_path, so that the operators and
+-- functions its body names unqualified resolve in pg_catalog
+-- (test/unit/sql_operators.sh checks that such bodies leave out
+-- OPERATOR(pg_catalog.op)), except C and internal functions, which resolve
+-- no name of SQL text on the caller's path, and the functions listed here, each with
+-- why it may not pin (an inlined LANGUAGE sql function, for one, must not
+-- have SET): their bodies keep every operator and call qualified.  None
+-- today.
+CREATE TEMP TABLE unpinned (sig text PRIMARY KEY, why text NOT NULL);
 SELECT is_empty($$
     SELECT f.sig FROM uid_functions f JOIN pg_proc p ON p.oid = f.oid
       JOIN pg_language l ON l.oid = p.prolang
-     WHERE l.lanname IN ('sql', 'plpgsql')
-       AND f.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp'] $$,
-    'every SQL and PL/pgSQL function pins search_path = pg_catalog, pg_temp: no name resolves on the caller''s path');
+     WHERE l.lanname NOT IN ('c', 'internal')
+       AND f.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp']
+       AND f.sig NOT IN (SELECT sig FROM unpinned) $$,
+    'every function of uid that is not C pins search_path = pg_catalog, pg_temp or is a listed exception: no name resolves on the caller''s path');
 SELECT is_empty($$
     SELECT sig FROM uid_functions WHERE prosecdef AND has_function_privilege('public', oid, 'EXECUTE') $$,
     'no SECURITY DEFINER function is executable by PUBLIC');

@@ -9,6 +9,13 @@
 # the standby; then the primary dies (SIGKILL of every process) and the
 # standby is promoted.  The rows committed meanwhile exist nowhere, but
 # their clients were told their IDs.
+#
+# The lost rows are given IDs past the primary's reservation of time as it
+# stood at the freeze, so that the reservation records the standby replayed
+# (src/floor/wal_floor.c) do not cover them: the case only the primary
+# watch (src/floor/primary_watch.c) covers, an asynchronous standby
+# promoted before the primary's last reservation record reached it
+# (src/floor/README.md).
 use strict;
 use warnings;
 
@@ -61,12 +68,25 @@ my $walsender = $primary->safe_psql('postgres', q{
 like($walsender, qr/^\d+$/, 'the WAL sender of the standby is found');
 kill 'STOP', $walsender or die "could not stop the WAL sender $walsender";
 
+# Every reservation record the standby received ends at or before the
+# primary's reservation as it stands now.  The lost rows come after the
+# primary's clock has passed it by 2 s: their IDs lie in time that only a
+# reservation record written after the freeze covers.
+my $reserved_at_freeze = $primary->safe_psql('postgres',
+	'SELECT reserved_until FROM uid_stats');
+$primary->poll_query_until('postgres',
+	"SELECT clock_timestamp() > '$reserved_at_freeze'::timestamptz + interval '2 s'")
+  or die 'the primary clock did not pass its reservation';
+
 $primary->safe_psql('postgres',
 	"INSERT INTO t (n) SELECT g FROM generate_series(1001, 1100) g") for 1 .. 3;
 my ($lost_min, $lost_max, $lost_n) = split /\|/, $primary->safe_psql('postgres',
 	'SELECT min(id), max(id), count(*) FROM t WHERE n > 1000');
 is($lost_n, 300, 'the primary acknowledged 300 rows after the WAL sender froze');
 my @lost = split /\n/, $primary->safe_psql('postgres', 'SELECT id FROM t WHERE n > 1000');
+is($primary->safe_psql('postgres',
+	"SELECT uid_time($lost_min) >= '$reserved_at_freeze'::timestamptz + interval '2 s'"), 't',
+	'the lost IDs lie past every reservation record that reached the standby');
 
 # The primary dies with those rows; the standby never received them.
 kill9_all($primary);
@@ -85,6 +105,8 @@ like($err, qr/old primary, which used the same static worker id/,
 	'... naming the old primary as the reason');
 ok($standby->log_contains(qr/promoted with the static worker id 5 that the old primary also used/),
 	'the promotion is logged with the floor it applied');
+is($standby->safe_psql('postgres', 'SELECT floor_source FROM uid_stats'), 'primary_watch',
+	'the floor is the one the primary watch learned, above the replayed reservations');
 
 # Once the clock gets there, the new IDs are above every lost one.
 my $issued = $standby->poll_query_until('postgres', 'SELECT uid_next() > 0');

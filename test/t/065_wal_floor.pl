@@ -1,4 +1,4 @@
-# Issued time in the WAL (src/core/wal_floor.c, docs/guarantees.md): every
+# Issued time in the WAL (src/floor/wal_floor.c, docs/guarantees.md): every
 # reservation of time is also a WAL record, and a server replaying the WAL
 # starts above every reservation it replayed, without uid.hwm and without a
 # replayed commit to go by.  One server with static worker id 6, its wall

@@ -2,7 +2,7 @@
 # configuration copied to every member gives), promoted with their clocks
 # behind the old primary's: each starts above every ID the old primary
 # returned, stored or not, from the reservations in the WAL it replayed
-# (src/core/wal_floor.c):
+# (src/floor/wal_floor.c):
 #  a) a standby fed by restore_command only (no connection to the primary);
 #  b) a cascading standby (primary -> standby -> standby);
 #  c) a synchronous standby, promoted after the primary is frozen (SIGSTOP

@@ -126,6 +126,33 @@ sub rand_prefix
 	return $p;
 }
 
+# The 16 bytes $u: a UUID of RFC 9562 (variant 0b10, version 1 to 8), and
+# one of version 4 or 7, the two PostgreSQL makes.
+sub rfc9562 { my $ver = unpack('C', substr($_[0], 6, 1)) >> 4; return (unpack('C', substr($_[0], 8, 1)) >> 6) == 2 && $ver >= 1 && $ver <= 8; }
+sub v4_or_v7 { my $ver = unpack('C', substr($_[0], 6, 1)) >> 4; return rfc9562($_[0]) && ($ver == 4 || $ver == 7); }
+
+# The other reading of the 26 characters $s, written for the UUID $u, as
+# "form value", when the decoders take it over $u: it is a v4 or v7 UUID of
+# RFC 9562 and $u is none of RFC 9562.  Empty when it is not taken or not a
+# reading ($alphabet: the other form's, $from: its leading bits).
+sub other_reading
+{
+	my ($s, $u, $alphabet, $from, $form) = @_;
+	return () if rfc9562($u);
+	if ($form eq 'uuid_text')
+	{
+		# Crockford's base 32 reads I and L as 1, O as 0
+		($s = uc $s) =~ tr/ILO/110/;
+		return () unless $s =~ /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+	}
+	else
+	{
+		return () unless $s =~ /^[0-9A-V]{26}$/i && index($BASE32HEX, uc substr($s, -1)) % 4 == 0;
+	}
+	my $o = read_bits($s, $alphabet, $from);
+	return v4_or_v7($o) ? ("$form " . uuid_36($o)) : ();
+}
+
 # ---- the inputs, each with what it must read as
 #
 # must: "form value" (value: the uid in decimal, or the UUID 8-4-4-4-12);
@@ -210,11 +237,14 @@ for (1 .. 160)
 	my $ut = uuid_text($u);
 	my $bh = uuid_base32hex($u);
 	# a 26-character form may read as two; a v7 in base32hex never does
-	# (its other reading is no UUID of RFC 9562)
-	push @made, [ $ut, oneof => ["uuid_text $v"] ];
-	push @made, [ lc $ut, oneof => ["uuid_text $v"] ];
-	push @made, [ $bh, $is_v7 ? (must => "base32hex $v") : (oneof => ["base32hex $v"]) ];
-	push @made, [ lc $bh, $is_v7 ? (must => "base32hex $v") : (oneof => ["base32hex $v"]) ];
+	# (its other reading is no UUID of RFC 9562); where $u is no UUID of
+	# RFC 9562, the other reading is taken if it is a v4 or v7 one
+	my @ut = ("uuid_text $v", other_reading($ut, $u, $BASE32HEX, 0, 'base32hex'));
+	my @bh = ("base32hex $v", other_reading($bh, $u, $CROCKFORD, 2, 'uuid_text'));
+	push @made, [ $ut, oneof => \@ut ];
+	push @made, [ lc $ut, oneof => \@ut ];
+	push @made, [ $bh, $is_v7 ? (must => "base32hex $v") : (oneof => \@bh) ];
+	push @made, [ lc $bh, $is_v7 ? (must => "base32hex $v") : (oneof => \@bh) ];
 	push @made, [ "$bh======", must => "base32hex $v" ];
 	push @made, [ rand_prefix() . '_' . lc $ut, must => "typeid $v" ];
 }

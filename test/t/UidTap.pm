@@ -112,7 +112,7 @@ sub run_client
 	return $out;
 }
 
-# 2026-01-01T00:00:00Z in ms since the Unix epoch (src/forms/decode.h)
+# 2026-01-01T00:00:00Z in ms since the Unix epoch (src/id_layout.h)
 sub uid_epoch_ms { return 1767225600000; }
 
 sub uid_node
@@ -259,7 +259,7 @@ sub hostile_mark_sql
 };
 }
 
-# The 32-byte record of src/core/hwm.c.  Version 2: magic, version, int64 ms of
+# The 32-byte record of src/floor/hwm.c.  Version 2: magic, version, int64 ms of
 # uid_next(), int64 ms of uuid7(), clean, crc; version 1 (uid 1.0, 1.1):
 # magic, version, int64 ms (both generators), clean, pad, crc, pad.
 # Returns (uid_next ms, clean, uuid7 ms, version).

@@ -5,7 +5,7 @@
  *		TAP; exits non-zero if any check fails.
  *
  * The known answers are the ones the pg_regress files pin at the SQL level
- * (expected/uid_layout.out, text_forms.out, uuid7.out, mask.out) and RFC
+ * (expected/uid_layout.out, text_forms_test.out, uuid7_test.out, mask_test.out) and RFC
  * 9562's examples, so that the command and the SQL functions are held to
  * the same values.
  */
@@ -240,7 +240,7 @@ TestMask(void)
 		return;
 	}
 	check(UidMaskBits63(&d63, 0, false, &m) && m == INT64CONST(7407393923982924685),
-		  "uid_mask(0) under NIST's AES-128 key: sql/mask.sql's known answer");
+		  "uid_mask(0) under NIST's AES-128 key: sql/mask_test.sql's known answer");
 	check(UidMaskBits63(&d63, INT64CONST(1234567890123456789), false, &m) &&
 		  m == INT64CONST(8371732974518712854) &&
 		  UidMaskBits63(&d63, m, true, &back) && back == INT64CONST(1234567890123456789),
@@ -249,7 +249,7 @@ TestMask(void)
 	ParseUuid("1a61a5b7-7874-41a4-a289-26b20db2ad65", want);
 	check(UidMaskBits122(&d122, UuidBytesHigh64(in), UuidBytesLow64(in), false, &hi, &lo, &ms) &&
 		  hi == UuidBytesHigh64(want) && lo == UuidBytesLow64(want),
-		  "uuid7_mask() of RFC 9562's v7 example: sql/mask.sql's known answer");
+		  "uuid7_mask() of RFC 9562's v7 example: sql/mask_test.sql's known answer");
 	check(UidMaskBits122(&d122, hi, lo, true, &hi2, &lo2, &ms) &&
 		  hi2 == UuidBytesHigh64(in) && lo2 == UuidBytesLow64(in) &&
 		  ms == UINT64CONST(1645557742000),
@@ -270,7 +270,7 @@ ReadAny(const char *s, UidAny *a)
 
 /*
  * Every form uid writes, told apart, and what each refusal names: the
- * answers expected/decode_text.out pins for uid_decode(text).
+ * answers expected/decode_text_test.out pins for uid_decode(text).
  */
 static void
 TestReadAny(void)

@@ -14,7 +14,7 @@
  * 3. src/forms/ff1.c is a permutation of the whole domain for 20 and 21 bits:
  *    every value maps to a distinct value of the domain and back.
  * 4. uid's own uses (63 and 122 bits) give the known answers that
- *    sql/mask.sql pins at the SQL level.
+ *    sql/mask_test.sql pins at the SQL level.
  */
 #include "postgres_fe.h"
 
@@ -531,7 +531,7 @@ TestPermutation(int n)
 
 /*
  * uid's uses, under NIST's AES-128 and AES-256 sample keys: these are the
- * values sql/mask.sql expects from uid_mask() (63 bits: 0, 1, 2, 2^22,
+ * values sql/mask_test.sql expects from uid_mask() (63 bits: 0, 1, 2, 2^22,
  * 2^62, 2^63 - 1, 1234567890123456789) and uuid7_mask() (122 bits: 0, 1,
  * 2^121, 2^122 - 1 and the free bits of RFC 9562's UUIDv7 example
  * 017f22e2-79b0-7cc3-98c4-dc0c0c07398f).

@@ -2,7 +2,7 @@
 # Checks the map of the source in docs/development.md ("Layout of the
 # source"): every folder, C file and header below src/ has a line of its
 # own there, its path below src/ and what it holds ("  core/  the ID
-# core", "  core/hwm.c  what it holds", or "  core/hwm.c/.h  ..." for a
+# core", "  floor/hwm.c  what it holds", or "  floor/hwm.c/.h  ..." for a
 # file and its header), and no line names a file or folder that is gone.
 # Prints TAP, one test per folder and file of src/ and one for the map's
 # own lines.  Run by "make check-unit".

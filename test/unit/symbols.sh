@@ -5,7 +5,7 @@
 
 # uid_object_symbols [object files]: prints "file.c D symbol" for each
 # global symbol a file defines and "file.c U symbol" for each it needs from
-# elsewhere, the file named by its path below src/ ("core/hwm.c").  Without
+# elsewhere, the file named by its path below src/ ("floor/hwm.c").  Without
 # arguments: every object below src/ (the module's; the programs live
 # apart, in tools/).  An object that is missing is a failed test (TAP).
 uid_object_symbols() {

@@ -248,7 +248,7 @@ ok $(( status != 1 )) "NUL bytes, bytes above 127, a lone hyphen: exit 1"
 has '\x00' err && has '\xFF\xFE' err
 ok $? "unprintable bytes are shown escaped"
 
-# --- masked forms with a key file (NIST's AES-128 sample key; sql/mask.sql's known answers)
+# --- masked forms with a key file (NIST's AES-128 sample key; sql/mask_test.sql's known answers)
 echo 2b7e151628aed2a6abf7158809cf4f3c >"$tmp/key"
 run --key-file "$tmp/key" 7407393923982924685 1a61a5b7-7874-41a4-a289-26b20db2ad65
 ok $(( status != 0 )) "--key-file: masked uid and masked UUID: exit 0"

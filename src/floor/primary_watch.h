@@ -10,9 +10,6 @@
 
 #include "postgres.h"
 
-/* The read-only setting a standby asks its primary for (generator.c shows it). */
-#define UID_ISSUED_THROUGH_SETTING	"uid.issued_through"
-
 extern Size UidPrimaryWatchShmemSize(void);
 extern void UidPrimaryWatchShmemInit(void);
 extern void UidPrimaryWatchRegister(int static_worker);

@@ -9,7 +9,7 @@
  * Why: after a failover of asynchronous replication, the transactions the
  * old primary committed last may be lost, while their clients were told
  * they committed and kept their IDs.  The end-of-recovery floor (the last
- * replayed commit, generator.c) cannot cover them.  If the new primary uses
+ * replayed commit, floor.c) cannot cover them.  If the new primary uses
  * the same static worker id and its clock is behind the old one's, it would
  * issue those IDs again.  A standby that knows the old primary's clock
  * offset and reservation raises its floor at promotion past the time the old
@@ -18,7 +18,7 @@
  * How: the standby's watch connects with primary_conninfo as a physical
  * replication connection (the one kind its role is sure to be allowed) and
  * runs "SHOW uid.issued_through", a read-only setting whose value the
- * primary computes when asked (generator.c): its worker id (or "lease"),
+ * primary computes when asked (floor.c): its worker id (or "lease"),
  * the end of its durable reservation of uid_next() time, and its clock.
  * The clock offset is bounded from above: the primary read its clock after
  * this server read its own before sending the question.
@@ -48,9 +48,10 @@
 #include "utils/guc.h"
 
 #include "compat.h"
-#include "core/pq_wait.h"
-#include "core/primary_watch.h"
+#include "floor/floor.h"
+#include "floor/primary_watch.h"
 #include "ids.h"
+#include "pq_wait.h"
 
 /* How often the primary is asked, and how long one question may take. */
 #define UID_WATCH_INTERVAL_MS	1000

@@ -28,9 +28,9 @@
  *	replayed_ms[g]	atomics: the largest reservation of generator g in the
  *					records that this postmaster's recovery replayed; raised
  *					by the startup process only, read by the first value
- *					after the recovery (hwm.c).
+ *					after the recovery (floor.c).
  *	replayed_worker	atomic: the worker id (+1) of the record that set
- *					replayed_ms[UID_HWM_UID_NEXT]; 0 when none was replayed.
+ *					replayed_ms[UID_GEN_UID_NEXT]; 0 when none was replayed.
  *	replayed_records	atomic: the records replayed, for the log at the end of redo.
  *	last_end		atomic: the end of the last record this server wrote;
  *					written under the uid LWLock (hwm.c).
@@ -63,7 +63,7 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
-#include "core/wal_floor.h"
+#include "floor/wal_floor.h"
 #include "ids.h"
 
 /* the one kind of record: the reservations as they now stand */
@@ -76,7 +76,7 @@
  */
 typedef struct xl_uid_reserved
 {
-	int64		reserved_ms[UID_HWM_GENERATORS];
+	int64		reserved_ms[UID_GENERATORS];
 	int64		written_ms;
 	int32		worker_id;		/* -1: none */
 	uint32		flags;			/* 0; a later version may set bits */
@@ -84,7 +84,7 @@ typedef struct xl_uid_reserved
 
 typedef struct UidWalFloorShared
 {
-	pg_atomic_uint64 replayed_ms[UID_HWM_GENERATORS];
+	pg_atomic_uint64 replayed_ms[UID_GENERATORS];
 	pg_atomic_uint32 replayed_worker;
 	pg_atomic_uint64 replayed_records;
 	pg_atomic_uint64 last_end;
@@ -156,7 +156,7 @@ UidWalFloorShmemInit(void)
 	floor_shared = ShmemInitStruct("uid WAL floor", UidWalFloorShmemSize(), &found);
 	if (found)
 		return;
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 		pg_atomic_init_u64(&floor_shared->replayed_ms[g], 0);
 	pg_atomic_init_u32(&floor_shared->replayed_worker, 0);
 	pg_atomic_init_u64(&floor_shared->replayed_records, 0);
@@ -192,7 +192,7 @@ UidWalFloorLog(const int64 *reserved_ms)
 	if (!uid_wal_reservations || RecoveryInProgress())
 		return InvalidXLogRecPtr;
 	memset(&rec, 0, sizeof(rec));
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 		rec.reserved_ms[g] = reserved_ms[g];
 	rec.written_ms = UidClockNowUnixMs();
 	rec.worker_id = (int32) pg_atomic_read_u32(&floor_shared->worker) - 1;
@@ -276,7 +276,7 @@ UidWalFloorStale(void)
  * the record that gave uid_next()'s (-1 if none).
  */
 int64
-UidWalFloorReplayedMs(UidHwmGenerator g, int *worker)
+UidWalFloorReplayedMs(UidGenerator g, int *worker)
 {
 	if (floor_shared == NULL)
 	{
@@ -296,7 +296,7 @@ UidWalFloorReplayedMs(UidHwmGenerator g, int *worker)
  * UID_WAL_LAST_BEFORE_START when pg_control could not be read at start.
  */
 XLogRecPtr
-UidWalFloorLastRecord(UidWalFloorLastKind *kind)
+UidWalFloorLastRecord(UidFloorWalLastKind *kind)
 {
 	XLogRecPtr	lsn;
 
@@ -330,7 +330,7 @@ UidWalFloorRead(XLogReaderState *record, xl_uid_reserved *rec)
 
 /*
  * Redo, in the startup process: raise the recovery floors.  The generators
- * apply them with the first value after the recovery ends (hwm.c).
+ * apply them with the first value after the recovery ends (floor.c).
  */
 static void
 uid_rmgr_redo(XLogReaderState *record)
@@ -338,14 +338,14 @@ uid_rmgr_redo(XLogReaderState *record)
 	xl_uid_reserved rec;
 
 	UidWalFloorRead(record, &rec);
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 	{
 		uint64		before = pg_atomic_read_u64(&floor_shared->replayed_ms[g]);
 
 		if (rec.reserved_ms[g] < 0 || rec.reserved_ms[g] > UID_MAX_TIME)
 			continue;			/* nothing this layout can issue */
 		(void) UidAtomicRaiseU64(&floor_shared->replayed_ms[g], (uint64) rec.reserved_ms[g]);
-		if (g == UID_HWM_UID_NEXT && (uint64) rec.reserved_ms[g] >= before)
+		if (g == UID_GEN_UID_NEXT && (uint64) rec.reserved_ms[g] >= before)
 			pg_atomic_write_u32(&floor_shared->replayed_worker, (uint32) (rec.worker_id + 1));
 	}
 	(void) UidAtomicRaiseU64(&floor_shared->replayed_end, (uint64) record->EndRecPtr);
@@ -371,8 +371,8 @@ uid_rmgr_desc(StringInfo buf, XLogReaderState *record)
 
 	UidWalFloorRead(record, &rec);
 	appendStringInfo(buf, "worker id %d; ", rec.worker_id);
-	UidWalFloorDescMs(buf, "uid_next() reserved through", rec.reserved_ms[UID_HWM_UID_NEXT]);
-	UidWalFloorDescMs(buf, "; uuid7() reserved through", rec.reserved_ms[UID_HWM_UUID7]);
+	UidWalFloorDescMs(buf, "uid_next() reserved through", rec.reserved_ms[UID_GEN_UID_NEXT]);
+	UidWalFloorDescMs(buf, "; uuid7() reserved through", rec.reserved_ms[UID_GEN_UUID7]);
 	appendStringInfo(buf, "; written at %s", timestamptz_to_str(UidUnixMsToTimestamptz(rec.written_ms)));
 }
 
@@ -387,7 +387,7 @@ static void
 uid_rmgr_cleanup(void)
 {
 	uint64		n = pg_atomic_read_u64(&floor_shared->replayed_records);
-	int64		ms = (int64) pg_atomic_read_u64(&floor_shared->replayed_ms[UID_HWM_UID_NEXT]);
+	int64		ms = (int64) pg_atomic_read_u64(&floor_shared->replayed_ms[UID_GEN_UID_NEXT]);
 
 	if (n == 0)
 		return;

@@ -4,7 +4,7 @@
  *		or immediate shutdown ever lets uid_next() or uuid7() reuse a
  *		millisecond.
  *
- * Each generator has its own mark (UidHwmGenerator): before uid_next()
+ * Each generator has its own mark (UidGenerator): before uid_next()
  * issues an ID in millisecond ms, the file uid.hwm in the data directory must
  * say "uid_next() reserved up to at least ms", and likewise for uuid7().
  * Extending a reservation writes ms + uid.reserve_window_ms and fsyncs, so
@@ -94,9 +94,8 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
-#include "core/hwm.h"
-#include "core/stats.h"
-#include "core/wal_floor.h"
+#include "floor/hwm.h"
+#include "floor/wal_floor.h"
 #include "ids.h"
 
 #define UID_HWM_FILE		"uid.hwm"
@@ -127,7 +126,7 @@ typedef struct UidHwmRecord
 {
 	uint32		magic;
 	uint32		version;
-	int64		ms[UID_HWM_GENERATORS];	/* ms since the uid epoch, per generator */
+	int64		ms[UID_GENERATORS];	/* ms since the uid epoch, per generator */
 	uint32		flags;			/* UID_HWM_FLAG_* */
 	pg_crc32c	crc;			/* of the fields above */
 } UidHwmRecord;
@@ -139,40 +138,22 @@ StaticAssertDecl(sizeof(UidHwmRecord) == UID_HWM_RECORD_SIZE,
 
 typedef struct UidHwmShared
 {
-	pg_atomic_uint64 reserved_ms[UID_HWM_GENERATORS];
-	int64		floor_ms[UID_HWM_GENERATORS];
+	pg_atomic_uint64 reserved_ms[UID_GENERATORS];
+	int64		floor_ms[UID_GENERATORS];
 	UidHwmStatus status;
 	bool		legacy;			/* the floors come from a version 1 record */
-	bool		lost[UID_HWM_GENERATORS];	/* floor unknown: refuse (UID07) */
+	bool		lost[UID_GENERATORS];	/* floor unknown: refuse (UID07) */
 	bool		dir_synced;		/* directory entry of the file is durable */
 	bool		issued_marked;	/* UID_ISSUED_FILE exists, durably */
-	int64		pending_ms[UID_HWM_GENERATORS];	/* written, awaiting standbys */
+	int64		pending_ms[UID_GENERATORS];	/* written, awaiting standbys */
 	XLogRecPtr	pending_lsn;	/* end of its WAL record; invalid: none */
+	pg_atomic_uint64 writes;	/* reservations written, for uid_stats */
 	LWLock	   *lock;
 } UidHwmShared;
 
 static UidHwmShared *hwm = NULL;
 
-/* hwm->reserved_ms, for the inline UidHwmNeedsExtending (hwm.h) */
-pg_atomic_uint64 *uid_hwm_reserved_ms = NULL;
-
-int			uid_reserve_window_ms = 1000;
-
 UID_DECLARE_WAIT_EVENT(UidWaitEventReserveWrite, "UidReserveWrite")
-
-void
-UidHwmDefineSettings(void)
-{
-	DefineCustomIntVariable("uid.reserve_window_ms",
-							"How far ahead of the clock uid_next() and uuid7() durably reserve time.",
-							"After a crash, the first uid_next() may wait up to this long; "
-							"a larger window means fewer writes to uid.hwm.",
-							&uid_reserve_window_ms,
-							1000, 10, 600000,
-							PGC_SIGHUP,
-							GUC_UNIT_MS,
-							NULL, NULL, NULL);
-}
 
 Size
 UidHwmShmemSize(void)
@@ -216,7 +197,7 @@ UidHwmDecode(const char *buf, int64 *ms, bool *clean, bool *legacy, bool *lost)
 		if (!EQ_CRC32C(v1.crc, UidHwmCrc(&v1, offsetof(UidHwmRecordV1, crc))) ||
 			!UidHwmMsValid(v1.ms))
 			return false;
-		for (int g = 0; g < UID_HWM_GENERATORS; g++)
+		for (int g = 0; g < UID_GENERATORS; g++)
 			ms[g] = v1.ms;
 		*clean = v1.clean != 0;
 		*legacy = true;
@@ -227,7 +208,7 @@ UidHwmDecode(const char *buf, int64 *ms, bool *clean, bool *legacy, bool *lost)
 	memcpy(&v2, buf, sizeof(v2));
 	if (!EQ_CRC32C(v2.crc, UidHwmCrc(&v2, offsetof(UidHwmRecord, crc))))
 		return false;
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 	{
 		if (!UidHwmMsValid(v2.ms[g]))
 			return false;
@@ -327,7 +308,7 @@ UidHwmCheckIssuedBefore(void)
 	if (access(UID_ISSUED_FILE, F_OK) != 0)
 		return UID_HWM_NEW;
 	hwm->issued_marked = true;
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 		hwm->lost[g] = true;
 	ereport(WARNING,
 			(errmsg("uid: high-water mark file \"%s\" is missing or empty, but \"%s\" says values were issued in this data directory before",
@@ -343,9 +324,9 @@ UidHwmCheckIssuedBefore(void)
 
 /* The name of generator g's SQL function, for messages. */
 static const char *
-UidHwmGeneratorName(int g)
+UidGeneratorName(int g)
 {
-	return g == UID_HWM_UID_NEXT ? "uid_next()" : "uuid7()";
+	return g == UID_GEN_UID_NEXT ? "uid_next()" : "uuid7()";
 }
 
 /*
@@ -365,7 +346,7 @@ UidHwmApplyWalCover(void)
 
 	if (hwm->status != UID_HWM_LOST || GetRecoveryState() != RECOVERY_STATE_DONE)
 		return;
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 		if (hwm->lost[g] && UidWalFloorReplayedMs(g, &worker) > 0)
 			hwm->lost[g] = false;
 }
@@ -376,7 +357,7 @@ UidHwmApplyWalCover(void)
  * UidHwmFloorFound.
  */
 bool
-UidHwmFloorLost(UidHwmGenerator g)
+UidHwmFloorLost(UidGenerator g)
 {
 	if (hwm == NULL || !hwm->lost[g])
 		return false;
@@ -394,7 +375,7 @@ UidHwmFloorLost(UidHwmGenerator g)
  * again.
  */
 void
-UidHwmFloorFound(UidHwmGenerator g, int64 ms)
+UidHwmFloorFound(UidGenerator g, int64 ms, int window_ms)
 {
 	int64		now = UidClockNowUnixMs() - UID_EPOCH_MS;
 
@@ -405,11 +386,11 @@ UidHwmFloorFound(UidHwmGenerator g, int64 ms)
 	LWLockRelease(hwm->lock);
 	ms = Min(Max(ms, now), UID_MAX_TIME);
 	if (ms >= 0)
-		UidHwmEnsureCovers(g, ms);
+		UidHwmEnsureCovers(g, ms, window_ms);
 	ereport(LOG,
 			(errmsg("uid: %s issues again: its floor, lost with \"%s\", was given by %s",
-					UidHwmGeneratorName(g), UID_HWM_FILE,
-					g == UID_HWM_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()")));
+					UidGeneratorName(g), UID_HWM_FILE,
+					g == UID_GEN_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()")));
 }
 
 /*
@@ -418,7 +399,7 @@ UidHwmFloorFound(UidHwmGenerator g, int64 ms)
  * replayed reservation (of the other generator), or the clock.
  */
 void
-UidHwmRefuseLost(UidHwmGenerator g)
+UidHwmRefuseLost(UidGenerator g)
 {
 	int64		known = UidClockNowUnixMs();
 	const char *source = "this server's clock";
@@ -430,28 +411,28 @@ UidHwmRefuseLost(UidHwmGenerator g)
 		known = replayed;
 		source = "the commit time of the last transaction replayed";
 	}
-	for (int o = 0; o < UID_HWM_GENERATORS; o++)
+	for (int o = 0; o < UID_GENERATORS; o++)
 	{
 		int64		wal_ms = UidWalFloorReplayedMs(o, &worker);
 
 		if (wal_ms > 0 && wal_ms + UID_EPOCH_MS > known)
 		{
 			known = wal_ms + UID_EPOCH_MS;
-			source = o == UID_HWM_UID_NEXT ? "uid_next()'s reservation in the replayed WAL"
+			source = o == UID_GEN_UID_NEXT ? "uid_next()'s reservation in the replayed WAL"
 				: "uuid7()'s reservation in the replayed WAL";
 		}
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_UID_FLOOR_UNKNOWN),
 			 errmsg("%s cannot know that new values are above those issued before: \"%s\" is missing",
-					UidHwmGeneratorName(g), UID_HWM_FILE),
+					UidGeneratorName(g), UID_HWM_FILE),
 			 errdetail("\"%s\" says values were issued in this data directory, and no reservation of time "
 					   "replayed from the WAL covers %s.",
-					   UID_ISSUED_FILE, UidHwmGeneratorName(g)),
+					   UID_ISSUED_FILE, UidGeneratorName(g)),
 			 errhint("Call %s with the largest value stored (%s then issues above it), or stop the server "
 					 "and put back \"%s\".  The latest time this server knows of is %s (%s).",
-					 g == UID_HWM_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()",
-					 UidHwmGeneratorName(g), UID_HWM_FILE,
+					 g == UID_GEN_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()",
+					 UidGeneratorName(g), UID_HWM_FILE,
 					 timestamptz_to_str(UidUnixMsToTimestamptz(known)), source)));
 }
 
@@ -470,10 +451,10 @@ UidHwmWrite(const int64 *ms, bool clean, int elevel)
 	memset(&rec, 0, sizeof(rec));
 	rec.magic = UID_HWM_MAGIC;
 	rec.version = UID_HWM_VERSION;
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 		rec.ms[g] = ms[g];
 	rec.flags = clean ? UID_HWM_FLAG_CLEAN : 0;
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 		if (hwm->lost[g])
 			rec.flags |= UID_HWM_FLAG_LOST(g);
 	rec.crc = UidHwmCrc(&rec, offsetof(UidHwmRecord, crc));
@@ -520,7 +501,6 @@ UidHwmShmemInit(void)
 	bool		found;
 
 	hwm = ShmemInitStruct("uid high-water mark", UidHwmShmemSize(), &found);
-	uid_hwm_reserved_ms = hwm->reserved_ms;
 	if (found)
 		return;
 
@@ -528,40 +508,58 @@ UidHwmShmemInit(void)
 	hwm->dir_synced = false;
 	hwm->issued_marked = false;
 	hwm->legacy = false;
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 	{
 		hwm->floor_ms[g] = 0;
 		hwm->pending_ms[g] = 0;
 		hwm->lost[g] = false;
 	}
 	hwm->pending_lsn = InvalidXLogRecPtr;
+	pg_atomic_init_u64(&hwm->writes, 0);
 	hwm->status = UidHwmRead();
 	if (hwm->status == UID_HWM_NEW)
 		hwm->status = UidHwmCheckIssuedBefore();
 	else
 	{
 		hwm->issued_marked = access(UID_ISSUED_FILE, F_OK) == 0;
-		for (int g = 0; g < UID_HWM_GENERATORS; g++)
+		for (int g = 0; g < UID_GENERATORS; g++)
 			if (hwm->lost[g])
 				ereport(WARNING,
 						(errmsg("uid: \"%s\" says that the floor of %s was lost and not yet given back; it refuses to issue (SQLSTATE UID07)",
-								UID_HWM_FILE, UidHwmGeneratorName(g)),
+								UID_HWM_FILE, UidGeneratorName(g)),
 						 errhint("Call %s with the largest value stored.",
-								 g == UID_HWM_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()")));
+								 g == UID_GEN_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()")));
 	}
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 		pg_atomic_init_u64(&hwm->reserved_ms[g], (uint64) hwm->floor_ms[g]);
 
 	if (hwm->status == UID_HWM_RESERVED)
 		ereport(LOG,
 				(errmsg("uid: the previous run did not exit cleanly; uid_next() resumes after its reserved time %lld ms, uuid7() after %lld ms",
-						(long long) hwm->floor_ms[UID_HWM_UID_NEXT],
-						(long long) hwm->floor_ms[UID_HWM_UUID7])));
+						(long long) hwm->floor_ms[UID_GEN_UID_NEXT],
+						(long long) hwm->floor_ms[UID_GEN_UUID7])));
+}
+
+/*
+ * The reservations, one atomic per generator, for the inline
+ * UidFloorNeedsExtending (floor.h): read lock-free on every call.
+ */
+pg_atomic_uint64 *
+UidHwmReservedArray(void)
+{
+	return hwm->reserved_ms;
+}
+
+/* The reservations written since start-up (uid_stats.reserve_writes). */
+uint64
+UidHwmWrites(void)
+{
+	return hwm == NULL ? 0 : pg_atomic_read_u64(&hwm->writes);
 }
 
 /* The time at or below which generator g may issue nothing in this run. */
 int64
-UidHwmRestoredFloor(UidHwmGenerator g)
+UidHwmRestoredFloor(UidGenerator g)
 {
 	return hwm->floor_ms[g];
 }
@@ -580,13 +578,13 @@ UidHwmRestoredStatus(bool *legacy)
 
 /*
  * What generator g's floor is at start-up and where it came from, for the
- * start-up log line (generator.c).  In the postmaster, after
+ * start-up log line (floor.c).  In the postmaster, after
  * UidHwmShmemInit.  A recovery may raise it later, and logs that at its end.
  */
 void
-UidHwmDescribeFloor(UidHwmGenerator g, char *buf, size_t len)
+UidHwmDescribeFloor(UidGenerator g, char *buf, size_t len)
 {
-	const char *fn = g == UID_HWM_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()";
+	const char *fn = g == UID_GEN_UID_NEXT ? "uid_advance_past()" : "uuid7_advance_past()";
 	const char *at = timestamptz_to_str(UidUnixMsToTimestamptz(hwm->floor_ms[g] + UID_EPOCH_MS));
 
 	if (hwm->lost[g])
@@ -618,14 +616,15 @@ UidHwmLatest(int o)
 /*
  * The reservations to write when generator g must cover ms: each
  * generator's current one (the larger of the published and a pending one),
- * g's moved to ms plus a window.  Under the uid LWLock.
+ * g's moved to ms plus a window (uid.reserve_window_ms, floor.c).  Under
+ * the uid LWLock.
  */
 static void
-UidHwmNextTarget(UidHwmGenerator g, int64 ms, int64 *target)
+UidHwmNextTarget(UidGenerator g, int64 ms, int window_ms, int64 *target)
 {
 	int64		now = UidClockNowUnixMs() - UID_EPOCH_MS;
 
-	for (int o = 0; o < UID_HWM_GENERATORS; o++)
+	for (int o = 0; o < UID_GENERATORS; o++)
 	{
 		target[o] = UidHwmLatest(o);
 
@@ -634,17 +633,17 @@ UidHwmNextTarget(UidHwmGenerator g, int64 ms, int64 *target)
 		 * when it is about to need it, by the clock, never by g's time: so
 		 * g far ahead of the clock leaves the other's floor alone.
 		 */
-		if (o != (int) g && !hwm->lost[o] && now >= 0 && now + uid_reserve_window_ms / 2 > target[o])
-			target[o] = Min(now + uid_reserve_window_ms, UID_MAX_TIME);
+		if (o != (int) g && !hwm->lost[o] && now >= 0 && now + window_ms / 2 > target[o])
+			target[o] = Min(now + window_ms, UID_MAX_TIME);
 	}
-	target[g] = Max(target[g], Min(ms + uid_reserve_window_ms, UID_MAX_TIME));
+	target[g] = Max(target[g], Min(ms + window_ms, UID_MAX_TIME));
 }
 
 /* Makes these reservations the ones values are issued under.  Under the uid LWLock. */
 static void
 UidHwmPublish(const int64 *target)
 {
-	for (int o = 0; o < UID_HWM_GENERATORS; o++)
+	for (int o = 0; o < UID_GENERATORS; o++)
 		if ((uint64) target[o] > pg_atomic_read_u64(&hwm->reserved_ms[o]))
 			pg_atomic_write_u64(&hwm->reserved_ms[o], (uint64) target[o]);
 }
@@ -667,11 +666,11 @@ UidHwmPublish(const int64 *target)
  * confirmed it, and that call's wait returns at once.
  */
 void
-UidHwmEnsureCovers(UidHwmGenerator g, int64 ms)
+UidHwmEnsureCovers(UidGenerator g, int64 ms, int window_ms)
 {
 	bool		must = (uint64) ms > pg_atomic_read_u64(&hwm->reserved_ms[g]);
 	/* what the reservation should reach; the end of the layout caps it */
-	int64		want = Min(ms + uid_reserve_window_ms / 2, UID_MAX_TIME);
+	int64		want = Min(ms + window_ms / 2, UID_MAX_TIME);
 
 	if (unlikely(hwm->status == UID_HWM_CORRUPT))
 		ereport(ERROR,
@@ -690,7 +689,7 @@ UidHwmEnsureCovers(UidHwmGenerator g, int64 ms)
 
 	while ((uint64) want > pg_atomic_read_u64(&hwm->reserved_ms[g]))
 	{
-		int64		target[UID_HWM_GENERATORS];
+		int64		target[UID_GENERATORS];
 		XLogRecPtr	lsn;
 
 		if (hwm->pending_lsn != InvalidXLogRecPtr && hwm->pending_ms[g] >= want)
@@ -702,9 +701,9 @@ UidHwmEnsureCovers(UidHwmGenerator g, int64 ms)
 		}
 		else
 		{
-			UidHwmNextTarget(g, ms, target);
+			UidHwmNextTarget(g, ms, window_ms, target);
 			UidHwmWrite(target, false, ERROR);
-			UidStatsAdd(UID_COUNT_HWM_WRITES, 1);
+			pg_atomic_fetch_add_u64(&hwm->writes, 1);
 			lsn = UidWalFloorLog(target);
 			if (!UidWalFloorMustWait(lsn))
 			{
@@ -740,9 +739,9 @@ UidHwmRelogIfCheckpointed(void)
 	LWLockAcquire(hwm->lock, LW_EXCLUSIVE);
 	if (UidWalFloorStale())
 	{
-		int64		current[UID_HWM_GENERATORS];
+		int64		current[UID_GENERATORS];
 
-		for (int o = 0; o < UID_HWM_GENERATORS; o++)
+		for (int o = 0; o < UID_GENERATORS; o++)
 			current[o] = UidHwmLatest(o);
 		(void) UidWalFloorLog(current);
 	}
@@ -753,7 +752,7 @@ UidHwmRelogIfCheckpointed(void)
 int64
 UidHwmReservedMs(void)
 {
-	return (int64) pg_atomic_read_u64(&hwm->reserved_ms[UID_HWM_UID_NEXT]);
+	return (int64) pg_atomic_read_u64(&hwm->reserved_ms[UID_GEN_UID_NEXT]);
 }
 
 /*
@@ -766,12 +765,12 @@ UidHwmReservedMs(void)
 void
 UidHwmShutdown(const int64 *last_ms)
 {
-	int64		exact[UID_HWM_GENERATORS];
+	int64		exact[UID_GENERATORS];
 
 	if (hwm == NULL || hwm->status == UID_HWM_CORRUPT)
 		return;
 	UidHwmApplyWalCover();
-	for (int g = 0; g < UID_HWM_GENERATORS; g++)
+	for (int g = 0; g < UID_GENERATORS; g++)
 		exact[g] = hwm->lost[g] ? hwm->floor_ms[g] :
 			Max(Min(last_ms[g], (int64) pg_atomic_read_u64(&hwm->reserved_ms[g])),
 				hwm->floor_ms[g]);

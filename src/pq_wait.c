@@ -14,7 +14,7 @@
 #include "miscadmin.h"
 #include "storage/latch.h"
 
-#include "core/pq_wait.h"
+#include "pq_wait.h"
 
 /*
  * Waits until conn's socket is ready for socket_event (WL_SOCKET_READABLE
