@@ -227,7 +227,7 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_counter_configure', 'uid_counter_set_range', 'uid_counter_unset_range',
         'uid_counter_format', 'uid_counter_grant', 'uid_counter_revoke', 'uid_counter_next',
         'uid_adopt', 'uid_unadopt', 'uid_sequence_columns', 'uid_sequence_users', 'uid_sequence_may_draw', 'uid_require_owner', 'uid_adopt_target', 'uid_adopt_lock',
-        'uid_stored_max', 'uid_stored_max_uuid7', 'uid_alter_as_owner',
+        'uid_stored_max', 'uid_stored_max_uuid7',
         'uid_sequence_nextval', 'uid_sequence_currval', 'uid_sequence_lastval', 'uid_sequence_plain',
         'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit', 'uid_lease_ledger',
         'uid_catch_up', 'uid_catch_up_lock',

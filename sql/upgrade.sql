@@ -232,7 +232,15 @@ DROP OWNED BY regress_upgrade_app, regress_upgrade_other;
 CREATE DATABASE uid_from_last TEMPLATE uid_upgrade_template;
 \c uid_from_last
 CREATE EXTENSION uid VERSION '1.3';
+-- Until the update, the library serves 1.3's SQL: its uid_adopt() runs its
+-- ALTER TABLE statements through uid_alter_as_owner(), which the update
+-- drops; 1.4's uid_unadopt() moves the column back.
+CREATE TABLE adopted_at_1_3 (id serial PRIMARY KEY);
+INSERT INTO adopted_at_1_3 DEFAULT VALUES;
+SELECT count(*) AS steps_at_1_3 FROM uid_adopt('adopted_at_1_3', widen => true);
 ALTER EXTENSION uid UPDATE;
+SELECT count(*) AS steps_at_1_4 FROM uid_unadopt('adopted_at_1_3');
+DROP TABLE adopted_at_1_3;
 SELECT extversion FROM pg_extension WHERE extname = 'uid';
 (SELECT 'only after the upgrade' AS side, m AS member FROM members() AS m
  EXCEPT

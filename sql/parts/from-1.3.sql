@@ -8,3 +8,8 @@
 -- objects (function bodies: sql/parts/header.sql).
 
 \echo Use "ALTER EXTENSION uid UPDATE TO '1.4'" to load this file. \quit
+
+-- uid_adopt() and uid_unadopt() name their changes to uid_adopt._alter()
+-- (sql/parts/owner_ddl.sql), which writes each statement itself, instead
+-- of writing SQL for uid_alter_as_owner() to parse back.
+DROP FUNCTION uid_alter_as_owner(pg_catalog.text);

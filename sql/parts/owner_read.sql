@@ -25,17 +25,3 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION uid_stored_max_uuid7(regclass, name) IS
 'The greatest version 7 value of a uuid column of the table, its partitions and children (NULL if none), each read as its owner under a security-restricted operation; the caller must be allowed to read the column and every row.';
 
-
--- The ALTER TABLE (and CREATE SEQUENCE ... OWNED BY) statements of
--- uid_adopt() and uid_unadopt(), run as the table's owner under a
--- security-restricted operation (src/tables/owner_ddl.c): changing a column's
--- type re-checks the table's constraints and rebuilds its indexes, which
--- runs the owner's code.  It runs only those statements, and only for a
--- caller with the privileges of the table's owner: PUBLIC may execute it.
-CREATE FUNCTION uid_alter_as_owner(statement text)
-RETURNS void
-AS 'MODULE_PATHNAME', 'uid_alter_as_owner'
-LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION uid_alter_as_owner(text) IS
-'Runs one ALTER TABLE (column type without USING, default, identity) or CREATE SEQUENCE ... OWNED BY statement as the table''s owner under a security-restricted operation; the caller must have the owner''s privileges. Used by uid_adopt() and uid_unadopt().';

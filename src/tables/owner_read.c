@@ -36,7 +36,7 @@
  * named: a regclass given as a number skips the lookup a query would make.
  *
  * uid_audit() (audit.c) reads tables the same way, through the helpers
- * below (owner_read.h); uid_alter_as_owner() (owner_ddl.c) runs DDL in the
+ * below (owner_read.h); uid_adopt._alter() (owner_ddl.c) runs DDL in the
  * same context.
  */
 #include "postgres.h"

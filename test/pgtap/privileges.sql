@@ -7,7 +7,7 @@
 -- function uid no longer has the second.
 -- Runs against a server that preloads uid (test/pgtap.sh).
 BEGIN;
-SELECT plan(29);
+SELECT plan(31);
 
 CREATE TEMP TABLE decided (sig text PRIMARY KEY, public_may boolean NOT NULL,
                            pg_monitor_may boolean NOT NULL);
@@ -134,9 +134,17 @@ INSERT INTO decided VALUES
     -- moving a generator: superuser, or whom it grants
     ('uid_advance_past(bigint)', false, false),
     ('uuid7_advance_past(uuid)', false, false),
-    -- moving the writes: superuser, or whom it grants; its part runs as the caller
+    -- moving the writes: superuser, or whom it grants; its parts run as the caller and do
+    -- only what the caller may (moving a generator needs EXECUTE on uid_advance_past())
     ('uid_catch_up(boolean,jsonb,interval,bigint)', false, false),
     ('uid_catch_up_lock(regclass,name,boolean)', true, true),
+    ('uid_adopt._catch_up_check(boolean,jsonb,interval,bigint)', true, true),
+    ('uid_adopt._catch_up_columns()', true, true),
+    ('uid_adopt._catch_up_read(text,regclass,name,bigint,regclass,oid,boolean,text)', true, true),
+    ('uid_adopt._catch_up_ticket_columns(regclass,text,regclass[],name[],text[],boolean,text)', true, true),
+    ('uid_adopt._catch_up_ticket_plan(regclass,text,numeric,text,jsonb,bigint,boolean)', true, true),
+    ('uid_adopt._catch_up_check_ahead(bigint,text,uuid,text,interval,boolean)', true, true),
+    ('uid_adopt._catch_up_move(bigint,uuid,boolean)', true, true),
     -- monitoring: pg_monitor
     ('uid_stats()', false, true),
     ('uid_stats_1_1()', false, true),
@@ -220,8 +228,24 @@ INSERT INTO decided VALUES
     -- after the caller's own SELECT and row-security checks
     ('uid_stored_max(regclass,name)', true, true),
     ('uid_stored_max_uuid7(regclass,name)', true, true),
-    -- uid_adopt()'s and uid_unadopt()'s ALTER TABLE, as the table's owner; ownership checked first
-    ('uid_alter_as_owner(text)', true, true),
+    -- the steps of uid_adopt() and uid_unadopt(), in schema uid_adopt: they run as the caller;
+    -- uid_adopt._alter() runs a table's statement as its owner, the caller's ownership checked first
+    ('uid_adopt._alter(text,regclass,name,regclass,bigint,bigint,boolean)', true, true),
+    ('uid_adopt._column(regclass,name)', true, true),
+    ('uid_adopt._default_refs(regclass,name)', true, true),
+    ('uid_adopt._default_sequence(regclass,name)', true, true),
+    ('uid_adopt._label(regclass)', true, true),
+    ('uid_adopt._adopt_uuid(regclass,name,text,boolean,boolean)', true, true),
+    ('uid_adopt._source(regclass,name,"char",text)', true, true),
+    ('uid_adopt._narrow_references(regclass,smallint)', true, true),
+    ('uid_adopt._widening(regclass,name,smallint,regclass,boolean,boolean)', true, true),
+    ('uid_adopt._widen(regclass,name,smallint,oid,regclass,boolean,boolean,boolean)', true, true),
+    ('uid_adopt._check_increment(regclass)', true, true),
+    ('uid_adopt._stored_top(regclass,boolean)', true, true),
+    ('uid_adopt._check_below_uid(regclass,bigint,bigint,boolean)', true, true),
+    ('uid_adopt._switch(regclass,name,regclass,text,bigint,bigint,bigint,boolean,boolean)', true, true),
+    ('uid_adopt._unadopt_sequence(regclass,name,"char")', true, true),
+    ('uid_adopt._switch_back(regclass,text,bigint,bigint,boolean)', true, true),
     -- pure checks and encodings, in a schema PUBLIC cannot use
     ('uid_counter._check_grant(text,regrole,text)', true, true),
     ('uid_counter._check_prefix(text)', true, true),
@@ -291,6 +315,8 @@ SELECT ok(NOT has_schema_privilege('public', 'uid_counter', 'USAGE'), 'PUBLIC ha
 SELECT ok(NOT has_schema_privilege('public', 'uid_counter', 'CREATE'), 'PUBLIC has no CREATE on schema uid_counter');
 SELECT ok(has_schema_privilege('public', 'uid_ticket', 'USAGE'), 'PUBLIC has USAGE on schema uid_ticket (to draw tickets)');
 SELECT ok(NOT has_schema_privilege('public', 'uid_ticket', 'CREATE'), 'PUBLIC has no CREATE on schema uid_ticket');
+SELECT ok(has_schema_privilege('public', 'uid_adopt', 'USAGE'), 'PUBLIC has USAGE on schema uid_adopt (uid_adopt() runs as the caller)');
+SELECT ok(NOT has_schema_privilege('public', 'uid_adopt', 'CREATE'), 'PUBLIC has no CREATE on schema uid_adopt');
 SELECT is_empty($$
     SELECT c.oid::regclass FROM pg_class c
      WHERE c.relnamespace = 'uid_counter'::regnamespace AND c.relkind IN ('r', 'v', 'S')

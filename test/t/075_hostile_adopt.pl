@@ -253,15 +253,46 @@ like($err, qr/table alice_child has another owner than table parent/,
 is(as_ok('postgres', q{SELECT count(*) FROM ids.uid_adoptions WHERE sequence = 'mal.parent_id_seq'::regclass}),
 	'0', 'and nothing of it stays');
 
-# uid_alter_as_owner() runs only uid's statements, for the table's owner
-like(state_as('mallory', q{SELECT ids.uid_alter_as_owner('ALTER TABLE public.plain ALTER COLUMN v SET DEFAULT ''x''')}),
-	qr/^42501$/, 'uid_alter_as_owner() refuses a caller that does not own the table');
-is(state_as('mallory', q{SELECT ids.uid_alter_as_owner('ALTER TABLE mal.parent ALTER COLUMN id TYPE text USING id::text')}),
-	'0A000', 'and a type change with USING');
-is(state_as('mallory', q{SELECT ids.uid_alter_as_owner('ALTER TABLE mal.parent OWNER TO alice')}),
-	'0A000', 'and any other ALTER TABLE');
-is(state_as('mallory', q{SELECT ids.uid_alter_as_owner('DROP TABLE mal.parent')}),
-	'0A000', 'and any other statement');
+# uid_adopt._alter(), the one function that writes and runs the statements
+# of uid_adopt() and uid_unadopt() (a table's as its owner): PUBLIC may call
+# it, so it checks every argument as those statements need it
+sub alter_state
+{
+	my ($role, $args) = @_;
+	return state_as($role, "SELECT uid_adopt._alter($args)");
+}
+is(alter_state('mallory', q{'default nextval', 'public.plain', 'id', 'public.plain_id_seq', NULL, NULL, false}),
+	'42501', 'uid_adopt._alter() refuses a caller that does not own the table');
+is(alter_state('mallory', q{'type bigint', 'mal.parent', 'id', NULL, NULL, NULL, false}),
+	'42501', 'and a type change that would reach a child of another owner');
+is(alter_state('mallory', q{'sequence restart', NULL, NULL, 'public.plain_id_seq', 1, NULL, false}),
+	'42501', 'and a sequence the caller does not own');
+as_ok('alice', q{CREATE SEQUENCE public.alice_seq});
+as_ok('mallory', q{CREATE TABLE mal.own (id bigint, u uuid, "odd ""name""; x" uuid)});
+is(alter_state('mallory', q{'default nextval', 'mal.own', 'id', 'public.alice_seq', NULL, NULL, false}),
+	'42501', 'and a default that names a sequence the table\'s owner may not draw from');
+is(alter_state('mallory', q{'identity to sequence', 'mal.own', 'id', 'mal.orders_id_seq', 1, 1, false}),
+	'22023', 'and a sequence that is not the column\'s identity');
+is(alter_state('mallory', q{'sequence to identity always', 'mal.own', 'id', 'mal.orders_id_seq', 1, 1, false}),
+	'22023', 'and a sequence the column does not own');
+is(alter_state('mallory', q{'default nextval', 'mal.own', 'id', 'mal.own', NULL, NULL, false}),
+	'42809', 'and a table given as the sequence');
+is(alter_state('mallory', q{'owner to alice', 'mal.own', 'id', NULL, NULL, NULL, false}),
+	'22023', 'and any change but its own');
+is(alter_state('mallory', q{NULL, 'mal.own', 'id', NULL, NULL, NULL, false}),
+	'22004', 'and no change');
+is(alter_state('mallory', q{'type bigint', 'mal.own', NULL, NULL, NULL, NULL, false}),
+	'22004', 'and a change without its column');
+is(alter_state('mallory', q{'default uuid7', 'mal.own', 'u; DROP TABLE mal.own; --', NULL, NULL, NULL, false}),
+	'42703', 'a column that does not exist, whatever its name holds, is refused');
+is(as_ok('mallory', q{SELECT uid_adopt._alter('default gen_random_uuid', 'mal.own', 'odd "name"; x',
+		NULL, NULL, NULL, false)}),
+	'{"ALTER TABLE mal.own ALTER COLUMN \"odd \"\"name\"\"; x\" SET DEFAULT pg_catalog.gen_random_uuid()"}',
+	'a column whose name holds quotes, spaces and a semicolon is quoted as one identifier');
+is(as_ok('mallory', q{SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'mal.own'::regclass}),
+	'gen_random_uuid()', 'and only that column changed');
+is(as_ok('postgres', q{SELECT count(*) FROM pg_class WHERE oid = 'mal.own'::regclass}), '1',
+	'the table is still there');
 
 $node->stop;
 done_testing();

@@ -347,6 +347,17 @@ like($err, qr/permission denied for schema hidden/, 'as a query of it would');
 ($state) = state_as('bob', qq{SELECT uid_stored_max_uuid7(${hidden_oid}::regclass, 'id')});
 is($state, '42501', 'and so does uid_stored_max_uuid7()');
 
+# --- 8. the steps of uid_catch_up() (schema uid_adopt), which PUBLIC may
+# execute: they do only what the caller may
+($state) = state_as('mallory', q{SELECT * FROM uid_adopt._catch_up_move(uid_from_time(now() + interval '1 hour'), NULL, false)});
+is($state, '42501', 'a step that moves uid_next() needs EXECUTE on uid_advance_past()');
+($state) = state_as('mallory', q{SELECT * FROM uid_adopt._catch_up_read('uid_next', 'public.bob_t', 'id', 1, NULL,
+	'int8'::regtype, false, 'read')});
+is($state, '42501', 'a step that reads and locks a table needs SELECT on it');
+($state) = state_as('mallory', q{SELECT * FROM uid_adopt._catch_up_ticket_columns('uid_ticket.inv', 'inv', '{}', '{}', '{}',
+	false, 'read')});
+is($state, '42501', 'a step that reads a ticket sequence to move it needs UPDATE on it');
+
 is(mallory_is_superuser(), 'f', 'mallory is an ordinary role at the end');
 
 done_testing();

@@ -165,7 +165,7 @@ my $plant = $node->safe_psql('sigs', q{
 my $planted = () = $plant =~ /^CREATE FUNCTION/mg;
 cmp_ok($planted, '>', 50, "the plant: $planted functions");
 for my $name (qw(uid_raise uid_require_owner uid_adopt_target uid_adopt_lock uid_sequence_users
-	uid_sequence_may_draw uid_stored_max uid_alter_as_owner uid_catch_up_lock uid_time uid_advance_past))
+	uid_sequence_may_draw uid_stored_max uid_catch_up_lock uid_time uid_advance_past))
 {
 	like($plant, qr/^CREATE FUNCTION public\.$name\(/m, "... of $name()");
 }
