@@ -49,26 +49,25 @@ OBJS = \
 	src/tables/owner_ddl_1_3.o
 
 # CREATE EXTENSION uid runs the install script of default_version
-# (uid.control) alone: sql/uid--1.4.sql, built from the parts in sql/parts/,
+# (uid.control) alone: sql/uid--1.5.sql, built from the parts in sql/parts/,
 # one per C file whose functions it declares and named after it
 # (test/unit/sql_parts.sh), in the order below (a part may use the objects
 # of the parts before it), so that it is complete on its own and each
-# object is written once.  The upgrade from 1.3 is built from what
-# changes in place (sql/parts/from-1.3.sql) and the parts whose objects are
-# new or replaced in 1.4 (UID_UPGRADE_1_3_PARTS; those parts write every
+# object is written once.  The upgrade from 1.4 is built from what
+# changes in place (sql/parts/from-1.4.sql) and the parts whose objects are
+# new or replaced in 1.5 (UID_UPGRADE_1_4_PARTS; those parts write every
 # function and view as CREATE OR REPLACE).  The scripts of released
 # versions stay as they shipped (DATA), for ALTER EXTENSION uid UPDATE from
-# 1.0 to 1.3 and CREATE EXTENSION uid VERSION '1.0', '1.2' or '1.3'; how a
+# 1.0 to 1.4 and CREATE EXTENSION uid VERSION '1.0', '1.2', '1.3' or '1.4'; how a
 # release is cut: docs/development.md ("Cutting a release").
 UID_PARTS = header preload generator operator_families id_type id_type_comment time_filter layout \
 	uuid7 lease ticket_tables counter_schema counter_span counter_tables raise tickets counters \
 	stats_sql stats_view text_forms mask typeid decode_text owner_read adopt owner_ddl audit tenure \
 	tenure_overlaps catch_up advance_past_uid name_guard name_guard_trigger default_guard wal_removal
-UID_UPGRADE_1_3_PARTS = from-1.3 raise id_type_comment operator_families lease stats_sql stats_view \
-	tickets counter_span counters decode_text adopt owner_ddl catch_up tenure_overlaps name_guard default_guard wal_removal
+UID_UPGRADE_1_4_PARTS = from-1.4
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
-	sql/uid--1.2--1.3.sql sql/uid--1.3.sql
-DATA_built  = sql/uid--1.4.sql sql/uid--1.3--1.4.sql
+	sql/uid--1.2--1.3.sql sql/uid--1.3.sql sql/uid--1.3--1.4.sql sql/uid--1.4.sql
+DATA_built  = sql/uid--1.5.sql sql/uid--1.4--1.5.sql
 
 # pg_regress: every sql/*.sql that is not an install or upgrade script.
 REGRESS      = $(sort $(notdir $(basename $(filter-out sql/$(EXTENSION)--%,$(wildcard sql/*.sql)))))
@@ -128,9 +127,9 @@ test:
 
 # One suite at a time (test/run.sh runs them all against a private install
 # by passing bindir=...).
-sql/uid--1.4.sql: $(UID_PARTS:%=sql/parts/%.sql)
+sql/uid--1.5.sql: $(UID_PARTS:%=sql/parts/%.sql)
 	cat $^ >$@
-sql/uid--1.3--1.4.sql: $(UID_UPGRADE_1_3_PARTS:%=sql/parts/%.sql)
+sql/uid--1.4--1.5.sql: $(UID_UPGRADE_1_4_PARTS:%=sql/parts/%.sql)
 	cat $^ >$@
 
 # Programs without a server (-DFRONTEND): uid-decode and the unit tests.

@@ -1,8 +1,8 @@
 -- The upgrade paths to the current version, from 1.0 and from the last
--- release (1.3): every 1.0 object and
+-- release (1.4): every 1.0 object and
 -- every user object built on 1.0 keeps working, and the upgraded extension
 -- has exactly the objects of a fresh install.  A fresh install runs the
--- current version's own script (uid--1.4.sql), the upgrade runs uid--1.0.sql
+-- current version's own script (uid--1.5.sql), the upgrade runs uid--1.0.sql
 -- and each upgrade script after it: two independent texts that must make the
 -- same objects.  Runs in databases of its own.
 SET timezone = 'UTC';
@@ -225,22 +225,29 @@ SELECT configuration() = :'fresh_configuration' AS same_configuration_tables;
 
 DROP OWNED BY regress_upgrade_app, regress_upgrade_other;
 
--- The upgrade from the last release alone: its frozen install script
--- (uid--1.3.sql), then the upgrade script built from the parts of this
--- version: the same members as a fresh install too.
+-- A table adopted under 1.3: until the update, the library serves 1.3's
+-- SQL, whose uid_adopt() runs its ALTER TABLE statements through
+-- uid_alter_as_owner(), which the update to 1.4 drops; the current
+-- uid_unadopt() moves the column back.
 \c contrib_regression
-CREATE DATABASE uid_from_last TEMPLATE uid_upgrade_template;
-\c uid_from_last
+CREATE DATABASE uid_adopted_1_3 TEMPLATE uid_upgrade_template;
+\c uid_adopted_1_3
 CREATE EXTENSION uid VERSION '1.3';
--- Until the update, the library serves 1.3's SQL: its uid_adopt() runs its
--- ALTER TABLE statements through uid_alter_as_owner(), which the update
--- drops; 1.4's uid_unadopt() moves the column back.
 CREATE TABLE adopted_at_1_3 (id serial PRIMARY KEY);
 INSERT INTO adopted_at_1_3 DEFAULT VALUES;
 SELECT count(*) AS steps_at_1_3 FROM uid_adopt('adopted_at_1_3', widen => true);
 ALTER EXTENSION uid UPDATE;
-SELECT count(*) AS steps_at_1_4 FROM uid_unadopt('adopted_at_1_3');
+SELECT count(*) AS steps_after_update FROM uid_unadopt('adopted_at_1_3');
 DROP TABLE adopted_at_1_3;
+
+-- The upgrade from the last release alone: its frozen install script
+-- (uid--1.4.sql), then the upgrade script built from the parts of this
+-- version: the same members as a fresh install too.
+\c contrib_regression
+CREATE DATABASE uid_from_last TEMPLATE uid_upgrade_template;
+\c uid_from_last
+CREATE EXTENSION uid VERSION '1.4';
+ALTER EXTENSION uid UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'uid';
 (SELECT 'only after the upgrade' AS side, m AS member FROM members() AS m
  EXCEPT
@@ -259,4 +266,5 @@ DROP ROLE regress_upgrade_app, regress_upgrade_other;
 DROP DATABASE uid_upgrade;
 DROP DATABASE uid_fresh;
 DROP DATABASE uid_from_last;
+DROP DATABASE uid_adopted_1_3;
 DROP DATABASE uid_upgrade_template;

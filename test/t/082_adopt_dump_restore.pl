@@ -33,7 +33,7 @@ $node->safe_psql('src', q{
 });
 $node->safe_psql('src', 'ALTER EXTENSION uid UPDATE');
 is($node->safe_psql('src', q{SELECT extversion FROM pg_extension WHERE extname = 'uid'}),
-	'1.4', 'ALTER EXTENSION uid UPDATE from 1.2 reaches the current version');
+	'1.5', 'ALTER EXTENSION uid UPDATE from 1.2 reaches the current version');
 $node->safe_psql('src', q{
 	SELECT count(*) FROM uid_adopt('orders');
 	SELECT count(*) FROM uid_adopt('tickets');
