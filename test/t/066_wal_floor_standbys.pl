@@ -190,6 +190,15 @@ $p3->poll_query_until('postgres', "SELECT EXISTS ($waiting)")
 kill 'CONT', $receiver;
 $h->finish;
 like($$out, qr/^\d+$/, 'd) once the standby runs again, the waiting call returns its ID');
+# The standby's primary watch learns the primary's clock offset about once
+# a second, and its floor at promotion is the standby's clock plus the last
+# offset learned: were the primary's clock 60 s ahead when last asked, that
+# floor would be the standby's clock 60 s ahead, above what the WAL gives.
+# This case is about the WAL alone, so the standby's clock moves ahead with
+# the primary's, first: whenever the watch last asked, the offset it learned
+# is at most what it is now (about 0), and the floor it adds at promotion is
+# below the one from the WAL (TAP 063 proves the watch's own case).
+set_clock($sync_clock, '+60');
 $max = commit_then_return($p3, $p3_clock);
 freeze_all($p3);
 promote_behind($sync, $sync_clock, $max, 'c) synchronous standby, the primary frozen');
