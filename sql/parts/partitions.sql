@@ -13,22 +13,23 @@
 -- are the parent's with _pYYYYMMDDHH, _pYYYYMMDD, _pIYYYwIW or _pYYYYMM of
 -- the local start.  A period before 2026 holds no uid_next() ID (both
 -- bounds 0) and is left out.  It reads the catalog only: the parent's key
--- and its type.  TimeZone is set to time_zone for the body (the SET clause
--- restores the caller's), so that a day is a local day across a change of
--- daylight saving time.
+-- and its type.  The periods are counted in local time (timestamp without
+-- time zone) and converted at their ends, so that a day is a local day
+-- across a change of daylight saving time and each name is one local
+-- period (an hour that a change skips has no IDs and is left out; one it
+-- repeats joins the partition of the hour before it).
 CREATE OR REPLACE FUNCTION uid_partition_periods(parent regclass, every interval, from_time timestamptz,
                                                  periods integer, time_zone text DEFAULT 'UTC')
 RETURNS TABLE (name text, starts timestamptz, ends timestamptz, from_id text, to_id text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
-SET TimeZone = 'UTC'
 AS $$
 DECLARE
     key_type oid;
     unit text;
     fmt text;
     parent_name text;
-    t timestamptz;
+    t timestamp;
     i integer;
 BEGIN
     SELECT a.atttypid, c.relname INTO key_type, parent_name
@@ -56,14 +57,13 @@ BEGIN
             MESSAGE = pg_catalog.format('cannot make periods of %s', every),
             DETAIL = 'every is 1 hour, 1 day, 1 week or 1 month (not 24 hours, 7 days or 30 days); periods is 0 or more; from_time is not NULL.';
     END IF;
-    PERFORM pg_catalog.set_config('TimeZone', time_zone, true);
     fmt := CASE unit WHEN 'hour' THEN 'YYYYMMDDHH24' WHEN 'day' THEN 'YYYYMMDD'
                      WHEN 'week' THEN 'IYYY"w"IW' ELSE 'YYYYMM' END;
-    t := pg_catalog.date_trunc(unit, from_time);
+    t := pg_catalog.date_trunc(unit, pg_catalog.timezone(time_zone, from_time));
     FOR i IN 0 .. periods - 1 LOOP
-        starts := t + i * every;
-        ends := t + (i + 1) * every;
-        name := pg_catalog.format('%s_p%s', parent_name, pg_catalog.to_char(starts, fmt));
+        starts := pg_catalog.timezone(time_zone, t + i * every);
+        ends := pg_catalog.timezone(time_zone, t + (i + 1) * every);
+        name := pg_catalog.format('%s_p%s', parent_name, pg_catalog.to_char(t + i * every, fmt));
         IF key_type = 'pg_catalog.uuid'::pg_catalog.regtype THEN
             from_id := @extschema@.uuid7_first_at(starts)::text;
             to_id := @extschema@.uuid7_first_at(ends)::text;
