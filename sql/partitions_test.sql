@@ -165,8 +165,16 @@ CREATE TABLE order_lines (order_id uid NOT NULL REFERENCES orders, qty int);
 INSERT INTO order_lines SELECT id, 1 FROM orders WHERE note = 'the 9th';
 -- an order that does not exist: refused
 INSERT INTO order_lines VALUES (uid_first_at('2026-12-09 14:00'), 1);
--- a partition with referenced rows is not dropped (nor any other of that run)
-SELECT * FROM uid_partitions_maintain('orders', keep => '1 day', at_time => '2026-12-11 00:00+00');
+-- a partition with referenced rows is not dropped (nor any other of that
+-- run); PostgreSQL's error names a constraint whose name differs by version
+DO $$
+BEGIN
+    PERFORM uid_partitions_maintain('orders', keep => '1 day', at_time => '2026-12-11 00:00+00');
+EXCEPTION WHEN foreign_key_violation THEN
+    RAISE WARNING 'refused: %', SQLSTATE;
+END
+$$;
+SELECT part FROM parts('orders');
 DELETE FROM order_lines;
 SELECT * FROM uid_partitions_maintain('orders', keep => '1 day', at_time => '2026-12-11 00:00+00');
 SELECT part FROM parts('orders');
