@@ -571,13 +571,15 @@ bench_id_type() {
 	done
 }
 
-# one statement of bench_id_type: its wall and CPU milliseconds
-bench_id_type_record() {
-	local c=$1 r=$2 what=$3 stmt=$4 t
+# one statement of a suite (bench_id_type, bench_partitions): its wall and
+# CPU milliseconds, recorded as <what>_ms and <what>_cpu_ms
+bench_suite_record() {
+	local suite=$1 c=$2 r=$3 what=$4 stmt=$5 t
 	t=$(q -F ' ' -c "SELECT * FROM bench_times('$(sed "s/'/''/g" <<<"$stmt")')")
-	record id_type "$c" 1 "$r" "${what}_ms" "${t% *}"
-	record id_type "$c" 1 "$r" "${what}_cpu_ms" "${t#* }"
+	record "$suite" "$c" 1 "$r" "${what}_ms" "${t% *}"
+	record "$suite" "$c" 1 "$r" "${what}_cpu_ms" "${t#* }"
 }
+bench_id_type_record() { bench_suite_record id_type "$@"; }
 
 bench_report_id_type() {
 	echo "## The uid type against bigint"

@@ -52,22 +52,14 @@ SQL
 			                 END LOOP; END \$\$" >/dev/null ;;
 			esac
 			q -c "CHECKPOINT"
-			bench_partitions_record "$c" "$r" insert "INSERT INTO p_$c (pad) SELECT g FROM generate_series(1, $PARTN) g"
+			bench_suite_record partitions "$c" "$r" insert "INSERT INTO p_$c (pad) SELECT g FROM generate_series(1, $PARTN) g"
 		done
 		for c in $(rotated "$r" natural hand); do
-			bench_partitions_record "$c" "$r" hour_queries "SELECT part_q($([ "$c" = natural ] && echo true || echo false), $PART_Q)"
+			bench_suite_record partitions "$c" "$r" hour_queries "SELECT part_q($([ "$c" = natural ] && echo true || echo false), $PART_Q)"
 		done
 	done
 	q -c "SELECT part_q(true, 50) = part_q(false, 50)" | grep -qx t ||
 		{ echo "bench: the natural and hand-written filters disagree" >&2; return 1; }
-}
-
-# one statement of bench_partitions: its wall and CPU milliseconds
-bench_partitions_record() {
-	local c=$1 r=$2 what=$3 stmt=$4 t
-	t=$(q -F ' ' -c "SELECT * FROM bench_times('$(sed "s/'/''/g" <<<"$stmt")')")
-	record partitions "$c" 1 "$r" "${what}_ms" "${t% *}"
-	record partitions "$c" 1 "$r" "${what}_cpu_ms" "${t#* }"
 }
 
 bench_report_partitions() {
