@@ -63,8 +63,8 @@ OBJS = \
 UID_PARTS = header preload generator operator_families id_type id_type_comment time_filter layout \
 	uuid7 lease ticket_tables counter_schema counter_span counter_tables raise tickets counters \
 	stats_sql stats_view text_forms mask typeid decode_text owner_read adopt owner_ddl audit tenure \
-	tenure_overlaps catch_up advance_past_uid name_guard name_guard_trigger default_guard wal_removal
-UID_UPGRADE_1_4_PARTS = from-1.4
+	tenure_overlaps catch_up advance_past_uid name_guard name_guard_trigger default_guard wal_removal partitions
+UID_UPGRADE_1_4_PARTS = from-1.4 partitions
 DATA        = sql/uid--1.0.sql sql/uid--1.0--1.1.sql sql/uid--1.1--1.2.sql sql/uid--1.2.sql \
 	sql/uid--1.2--1.3.sql sql/uid--1.3.sql sql/uid--1.3--1.4.sql sql/uid--1.4.sql
 DATA_built  = sql/uid--1.5.sql sql/uid--1.4--1.5.sql

@@ -571,13 +571,15 @@ bench_id_type() {
 	done
 }
 
-# one statement of bench_id_type: its wall and CPU milliseconds
-bench_id_type_record() {
-	local c=$1 r=$2 what=$3 stmt=$4 t
+# one statement of a suite (bench_id_type, bench_partitions): its wall and
+# CPU milliseconds, recorded as <what>_ms and <what>_cpu_ms
+bench_suite_record() {
+	local suite=$1 c=$2 r=$3 what=$4 stmt=$5 t
 	t=$(q -F ' ' -c "SELECT * FROM bench_times('$(sed "s/'/''/g" <<<"$stmt")')")
-	record id_type "$c" 1 "$r" "${what}_ms" "${t% *}"
-	record id_type "$c" 1 "$r" "${what}_cpu_ms" "${t#* }"
+	record "$suite" "$c" 1 "$r" "${what}_ms" "${t% *}"
+	record "$suite" "$c" 1 "$r" "${what}_cpu_ms" "${t#* }"
 }
+bench_id_type_record() { bench_suite_record id_type "$@"; }
 
 bench_report_id_type() {
 	echo "## The uid type against bigint"
@@ -688,6 +690,7 @@ bench_report() {
 	echo
 	bench_report_tenure
 	bench_report_id_type
+	bench_report_partitions
 	echo
 	bench_report_wal_floor
 	} | tee "$out/report.md"
@@ -750,6 +753,7 @@ bench_main() {
 	ADOPT_SIZES=(10000 1000000 10000000) ROUNDS_ADOPT=7 ROUNDS_ADOPT_PGB=6 ADOPT_PGB_T=4 PLANN=100000
 	AUDN=10000000 ROUNDS_AUD=3 WHN=2000 IDN=1000000 IDL=200000 ROUNDS_ID=5
 	WALN=10000000 WALSECS=10
+	PARTN=1000000 ROUNDS_PART=5 PART_Q=500
 	# --quick, also after the name of one suite (--adopt --quick)
 	if [[ " $* " == *" --quick "* ]]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
@@ -757,11 +761,12 @@ bench_main() {
 		ADOPT_SIZES=(10000 1000000) ROUNDS_ADOPT=3 ROUNDS_ADOPT_PGB=2 ADOPT_PGB_T=2 PLANN=20000
 		AUDN=1000000 ROUNDS_AUD=2 WHN=500 IDN=200000 IDL=50000 ROUNDS_ID=2
 		WALN=3000000 WALSECS=3
+		PARTN=200000 ROUNDS_PART=2 PART_Q=100
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
 	bench_start_server
-	# one suite alone: --bulk-cap, --adopt, --tenure, --time-filters, --id-type, --wal
+	# one suite alone: --bulk-cap, --adopt, --tenure, --time-filters, --id-type, --wal, --partitions
 	case "${1:-}" in
 	--bulk-cap) bench_one_suite "bulk generation" bulk_cap; return ;;
 	--adopt) bench_one_suite "adoption" adopt; return ;;
@@ -769,6 +774,7 @@ bench_main() {
 	--time-filters) bench_one_suite "time filters" time_filters; return ;;
 	--id-type) bench_one_suite "the uid type" id_type; return ;;
 	--wal) bench_one_suite "issued time in the WAL" wal_floor; return ;;
+	--partitions) bench_one_suite "partitions by the time in the IDs" partitions; return ;;
 	esac
 	bench_percall
 	bench_ticket_blocks
@@ -781,6 +787,7 @@ bench_main() {
 	bench_adopt
 	bench_tenure
 	bench_id_type
+	bench_partitions
 	bench_wal_floor
 	echo
 	bench_report "$out"

@@ -17,6 +17,8 @@
 #                                     at two reserve windows; WAL volume per hour
 #   sudo bash bench/run.sh --time-filters   only the time filter suite (natural
 #                                     filters against hand-written index forms)
+#   sudo bash bench/run.sh --partitions   only partitions by the time in the IDs
+#                                     (inserts into daily partitions; one hour of 30 days)
 #
 # Candidates are alternated within every round and medians are quoted, so
 # the ratios come from the same run on the same machine.  Results go to
@@ -47,5 +49,6 @@ cd "$top"
 . bench/lib.sh
 . bench/adopt.sh
 . bench/wal_floor.sh
+. bench/partitions.sh
 uid_build_private_install
 bench_main "$@"

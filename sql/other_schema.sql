@@ -204,6 +204,13 @@ DROP TABLE public.typed;
 \set VERBOSITY terse
 CREATE TABLE public.narrow (id integer DEFAULT ids.uid_next());
 \set VERBOSITY default
+-- partitions by the time in the IDs: the key's type ids.uid, the bounds from
+-- ids.uid_first_at() (uid_partition_periods, uid_partition_add and
+-- uid_partition_retire run inside)
+CREATE TABLE public.parted (id ids.uid PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT * FROM ids.uid_partitions_maintain('public.parted', ahead => 1, at_time => '2026-12-05 00:00+00');
+SELECT * FROM ids.uid_partitions_maintain('public.parted', ahead => 1, keep => '1 day', at_time => '2026-12-07 00:00+00');
+DROP TABLE public.parted;
 
 -- Every function of uid in ids was called above (or, for the planner
 -- support function, used by the planner): a new function fails this until
@@ -231,6 +238,7 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_sequence_nextval', 'uid_sequence_currval', 'uid_sequence_lastval', 'uid_sequence_plain',
         'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit', 'uid_lease_ledger',
         'uid_catch_up', 'uid_catch_up_lock',
+        'uid_partitions_maintain', 'uid_partition_periods', 'uid_partition_add', 'uid_partition_retire',
         'uid_in', 'uid_out', 'uid_recv', 'uid_send', 'uid', 'numeric');
 
 -- The database owner owns public, not ids: dropping public with everything

@@ -49,6 +49,7 @@ fi
 apt-get install -y -q --no-install-recommends "${demo_packages[@]}" \
 	postgresql-contrib \
 	"postgresql-$PG_MAJOR-pgtap" "postgresql-$PG_MAJOR-pglogical" libtap-parser-sourcehandler-pgtap-perl \
+	"postgresql-$PG_MAJOR-cron" "postgresql-$PG_MAJOR-partman" \
 	libipc-run-perl faketime libfaketime prometheus-postgres-exporter \
 	bison flex zlib1g-dev xz-utils liblz4-dev libzstd-dev \
 	patroni python3-etcd etcd-server pgbouncer spin \
