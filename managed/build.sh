@@ -8,10 +8,11 @@
 # The plain script runs the extension script in one DO block, with the target
 # schema (quote_ident) in place of @extschema@; the lines between
 # "-- extension-only {" and "-- }" are left out of it.
+#   bash managed/build.sh [DIR]   writes into DIR instead (the tests do)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$here/uid_managed.sql.in
-out=$here/build
+out=${1:-$here/build}
 mkdir -p "$out"
 
 for q in '$uid_managed_body$' '$_pgtle_$'; do
@@ -35,7 +36,7 @@ plain_body=$(sed '/^-- extension-only {$/,/^-- }$/d' "$src")
 \set schema uid_managed
 \endif
 BEGIN;
-SELECT pg_catalog.set_config('uid_managed.schema', :'schema', true) IS NOT NULL AS target_schema_set;
+SELECT pg_catalog.set_config('uid_managed.schema', :'schema', true) AS uid_managed_schema \gset
 CREATE SCHEMA IF NOT EXISTS :"schema";
 DO $uid_managed_install$
 BEGIN
