@@ -97,6 +97,12 @@ is( owner_psql(
 		    AND p.proname <> 'uid_time'}),
 	'0',
 	'every function but the inlinable uid_time pins search_path');
+like(
+	owner_psql(
+		q{EXPLAIN (VERBOSE, COSTS OFF) SELECT ids.uid_time(x) FROM generate_series(1::bigint, 2) x}),
+	qr/Output: CASE WHEN .*to_timestamp/,
+	'uid_time() is inlined');
+is(owner_psql('SELECT ids.uid_time(NULL) IS NULL'), 't', 'uid_time(NULL) is NULL');
 owner_psql('GRANT USAGE ON SCHEMA ids TO app');
 
 my $first = app_psql('SELECT ids.uid_next()');
