@@ -125,6 +125,13 @@ EXTRA_CLEAN += $(OBJS:.o=.d)
 test:
 	bash test/run.sh
 
+# uid_managed, the edition in SQL and PL/pgSQL for servers that load no C
+# extension (docs/managed.md): the plain script and the pg_tle install.
+.PHONY: managed
+managed: managed/build/uid_managed--1.0.sql managed/build/uid_managed_pgtle.sql
+managed/build/uid_managed--1.0.sql managed/build/uid_managed_pgtle.sql &: managed/uid_managed.sql.in managed/build.sh
+	bash managed/build.sh
+
 # One suite at a time (test/run.sh runs them all against a private install
 # by passing bindir=...).
 sql/uid--1.5.sql: $(UID_PARTS:%=sql/parts/%.sql)

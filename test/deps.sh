@@ -51,7 +51,7 @@ apt-get install -y -q --no-install-recommends "${demo_packages[@]}" \
 	"postgresql-$PG_MAJOR-pgtap" "postgresql-$PG_MAJOR-pglogical" libtap-parser-sourcehandler-pgtap-perl \
 	"postgresql-$PG_MAJOR-cron" "postgresql-$PG_MAJOR-partman" \
 	libipc-run-perl faketime libfaketime prometheus-postgres-exporter \
-	bison flex zlib1g-dev xz-utils liblz4-dev libzstd-dev \
+	bison flex zlib1g-dev xz-utils liblz4-dev libzstd-dev libkrb5-dev \
 	patroni python3-etcd etcd-server pgbouncer spin \
 	libhibernate3-java libjavassist-java libslf4j-java libpostgresql-jdbc-java \
 	default-jdk-headless php-cli php-pgsql libdbd-pg-perl \

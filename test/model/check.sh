@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Checks the Promela model of the lease protocol (test/model/lease.pml) with
-# spin: every run is an exhaustive search (spin -a; gcc -DSAFETY;
+# Checks the Promela models with spin: the lease protocol
+# (test/model/lease.pml), then uid_managed's generator protocol
+# (test/model/managed.pml). every run is an exhaustive search (spin -a; gcc -DSAFETY;
 # pan), and each must end as this script expects: "no violation" for the
 # protocol, "violation found" where a rule is set back to one that is known
 # to be unsafe.  Each search first stores its states whole (-DSAFETY alone:
@@ -20,13 +21,13 @@
 # directory and removes it (with pan's trail files).
 set -euo pipefail
 
-model=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lease.pml
+models=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 for tool in spin gcc; do
 	command -v "$tool" >/dev/null || { echo "model: $tool is not installed (test/deps.sh)" >&2; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/uid-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$model" "$work/lease.pml"
+cp "$models/lease.pml" "$models/managed.pml" "$work/"
 cd "$work"
 
 # The bounds of every run: 2 generators, 1 worker id, 2 pooled server
@@ -52,17 +53,33 @@ runs=(
 	"pooler+clock step back|-DPOOLER -DSTEP_BACK -DNO_SESSION_CHECK|no violation|the floor from expires_at, even without the session check|-DTMAX=6"
 )
 
+# uid_managed (managed.pml): 2 callers of 2 calls, 2 values a ms, 1 value
+# logged ahead, running ahead by at most 1 ms, 1 flush by the WAL writer;
+# the clock 0..2 ms (0..1 where a crash makes the search large).
+managed_bounds="-DNC=2 -DB=1 -DLOGAHEAD=1 -DAHEAD=1 -DFLUSHES=1"
+managed_runs=(
+	"generator||no violation|the protocol: unique, each session increasing, committed ids never again|-DCALLS=2 -DTMAX=2"
+	"generator+clock step back|-DSTEP_BACK|no violation|a step back leaves the sequence ahead|-DCALLS=2 -DTMAX=2"
+	"generator+crash|-DCRASH|no violation|a crash at any point, a restart at any clock: only values not durable at the crash repeat|-DCALLS=2 -DTMAX=1"
+	"generator+crash|-DCRASH -DSTRICT|violation found|no repeat at all across a crash: the documented window is real|-DCALLS=2 -DTMAX=1"
+	"generator|-DNO_EXCLUSIVE|violation found|the step's setval() under the shared lock moves the sequence down|-DCALLS=2 -DTMAX=2"
+	"generator|-DNO_RECHECK|violation found|setval() without reading the sequence again under the exclusive lock|-DCALLS=2 -DTMAX=2"
+)
+
 passed=0
 failed=0
 i=0
-for run in "${runs[@]}"; do
+all_runs=()
+for run in "${runs[@]}"; do all_runs+=("lease.pml|$bounds|$run"); done
+for run in "${managed_runs[@]}"; do all_runs+=("managed.pml|$managed_bounds|$run"); done
+for entry in "${all_runs[@]}"; do
 	i=$((i + 1))
 	[ -n "${UID_MODEL_ONLY:-}" ] && [ "$UID_MODEL_ONLY" != "$i" ] && continue
-	IFS='|' read -r scenario rules expected why extra <<<"$run"
-	defs="$bounds ${extra:-}"
-	rm -f pan pan.* lease.pml.trail
+	IFS='|' read -r pml run_bounds scenario rules expected why extra <<<"$entry"
+	defs="$run_bounds ${extra:-}"
+	rm -f pan pan.* ./*.pml.trail
 	# shellcheck disable=SC2086
-	spin $defs $rules -a lease.pml >spin.log 2>&1 || { cat spin.log >&2; exit 1; }
+	spin $defs $rules -a "$pml" >spin.log 2>&1 || { cat spin.log >&2; exit 1; }
 	start=$(date +%s%N)
 	for store in "" -DCOLLAPSE; do
 		gcc -O2 -w -DSAFETY $store -DMEMLIM="${UID_MODEL_MEMLIM:-6000}" -o pan pan.c
@@ -80,8 +97,8 @@ for run in "${runs[@]}"; do
 	else
 		outcome="violation found"
 	fi
-	printf 'model: %s %s: %s (expected %s: %s) [%s states, %s MB, %d.%d s%s]\n' \
-		"$scenario" "$rules" "$outcome" "$expected" "$why" "${states:-?}" "${memory:-?}" \
+	printf 'model: %s: %s %s: %s (expected %s: %s) [%s states, %s MB, %d.%d s%s]\n' \
+		"${pml%.pml}" "$scenario" "$rules" "$outcome" "$expected" "$why" "${states:-?}" "${memory:-?}" \
 		$((ms / 1000)) $((ms % 1000 / 100)) "${extra:+, $extra}"
 	if [ "$outcome" = "$expected" ]; then
 		passed=$((passed + 1))
@@ -91,7 +108,7 @@ for run in "${runs[@]}"; do
 	fi
 	if [ "$outcome" = "violation found" ] && [ "${UID_MODEL_TRAIL:-0}" = 1 ]; then
 		# shellcheck disable=SC2086
-		spin $defs $rules -t lease.pml 2>&1 | sed -n 's/^ *MSC: /    /p'
+		spin $defs $rules -t "$pml" 2>&1 | sed -n 's/^ *MSC: /    /p'
 	fi
 done
 echo "$passed passed, $failed failed"

@@ -1,0 +1,103 @@
+# uid_managed installed through pg_tle (docs/managed.md), as managed
+# servers offer it: pgtle.install_extension() by a role that has
+# pgtle_admin and is not a superuser, then CREATE EXTENSION uid_managed by
+# that role, ids issued by another.  pg_tle comes from the cache of
+# test/build-pg_tle.sh, copied into this run's private install
+# (tmp_install, never the system's); without a build there the file skips
+# itself, saying what to run.
+use strict;
+use warnings;
+
+use Cwd qw(abs_path);
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use UidTap;
+
+my $top = abs_path("$FindBin::RealBin/../..");
+
+# pg_tle into the private install of this run, if it is not there yet
+my $sharedir = `pg_config --sharedir`;
+chomp $sharedir;
+if (!-e "$sharedir/extension/pg_tle.control")
+{
+	my $install = "$top/tmp_install";
+	plan skip_all => "the server in use is not this run's private install ($sharedir)"
+	  unless -d $install && index(abs_path($sharedir) // '', $install) == 0;
+	my ($major) = `pg_config --version` =~ /PostgreSQL (\d+)/;
+	# a build of test/build-pg_tle.sh in its cache (the tests run as the
+	# postgres OS user on a copy of the tree, which knows no sources)
+	my ($dir) = reverse sort grep { -e "$_/.uid-build-complete" }
+	  map { glob("$_/pg_tle-*-on-$major-*") }
+	  grep { defined } ($ENV{UID_PG_CACHE}, '/var/cache/uid-pg',
+		($ENV{HOME} // '/nonexistent') . '/.cache/uid-pg');
+	plan skip_all =>
+	  "pg_tle is not built for PostgreSQL $major (as root: bash test/build-pg_tle.sh $major)"
+	  unless defined $dir;
+	system("tar -C '$dir' --exclude=./.uid-build-complete -cf - . | tar -C '$install' -xf -") == 0
+	  or die "could not copy pg_tle into $install";
+}
+
+my $build = PostgreSQL::Test::Utils::tempdir('uid_managed');
+system('bash', "$top/managed/build.sh", $build) == 0
+  or die 'managed/build.sh failed';
+
+my $node = PostgreSQL::Test::Cluster->new('pgtle');
+$node->init;
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'pg_tle'\n");
+$node->start;
+$node->safe_psql(
+	'postgres', q{
+	CREATE ROLE owner LOGIN NOSUPERUSER;
+	CREATE ROLE app LOGIN NOSUPERUSER;
+	CREATE DATABASE m OWNER owner;});
+$node->safe_psql('m', 'CREATE EXTENSION pg_tle; GRANT pgtle_admin TO owner;');
+is( $node->safe_psql('m', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'owner'}),
+	'f', 'the installing role is not a superuser');
+
+$node->command_ok(
+	[
+		'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-U', 'owner',
+		'-d', $node->connstr('m'), '-f', "$build/uid_managed_pgtle.sql"
+	],
+	'pgtle.install_extension() of uid_managed, as a role with pgtle_admin');
+
+sub owner_psql
+{
+	return $node->safe_psql('m', $_[0], extra_params => [ '-U', 'owner' ]);
+}
+owner_psql('CREATE SCHEMA ids; CREATE EXTENSION uid_managed SCHEMA ids');
+is( owner_psql(
+		q{SELECT extversion, extnamespace::regnamespace FROM pg_extension WHERE extname = 'uid_managed'}),
+	'1.0|ids', 'CREATE EXTENSION uid_managed by that role');
+is( owner_psql(
+		q{SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+		  WHERE e.extname = 'uid_managed' AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'}),
+	owner_psql(
+		q{SELECT count(*) FROM pg_proc WHERE pronamespace = 'ids'::regnamespace}),
+	'every function of the schema belongs to the extension');
+owner_psql('GRANT USAGE ON SCHEMA ids TO app; SELECT ids.uid_managed_set_worker_id(9)');
+
+my ($n, $distinct, $worker, $increasing, $uuids) = split /\|/, $node->safe_psql(
+	'm', q{
+	CREATE TEMP TABLE t AS SELECT i, ids.uid_next() AS id, ids.uuid7() AS u
+	  FROM generate_series(1, 10000) i;
+	SELECT count(*), count(DISTINCT id),
+	       bool_and((ids.uid_decode(id)).worker_id = 9),
+	       NOT EXISTS (SELECT FROM (SELECT id, u, lag(id) OVER (ORDER BY i) AS p,
+	                                       lag(u) OVER (ORDER BY i) AS q FROM t) s
+	                   WHERE id <= p OR u <= q),
+	       count(DISTINCT u)
+	FROM t},
+	extra_params => [ '-U', 'app' ]);
+is("$n|$distinct|$uuids", '10000|10000|10000', 'another role issues 10,000 ids and UUIDs, none twice');
+is($worker,     't', 'with the worker id the owner set');
+is($increasing, 't', 'strictly increasing');
+
+my ($ret, $out, $err) = $node->psql('m', 'SELECT ids.uid_managed_set_worker_id(1)',
+	extra_params => [ '-U', 'app' ]);
+like($err, qr/permission denied/, 'the other role cannot set the worker id');
+
+done_testing();
