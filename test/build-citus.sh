@@ -24,12 +24,6 @@ if [ "${1:-}" = --check ]; then
 	shift
 fi
 major=${1:-17}
-if [ "$(id -u)" = 0 ]; then
-	cache=${UID_PG_CACHE:-/var/cache/uid-pg}
-else
-	cache=${UID_PG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uid-pg}
-fi
-
 . "$top/test/lib.sh"
 sources=$(uid_shared_sources citus "${UID_CITUS_SOURCES:-}")
 tarball=$(ls "$sources"/citus-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
@@ -40,23 +34,7 @@ if [ -z "$tarball" ]; then
 fi
 [ -z "$check_only" ] || exit 0
 
-# the server: Debian's, or a cached build
-pc=/usr/lib/postgresql/$major/bin/pg_config
-if ! [ -x "$pc" ] || ! [ -d "/usr/lib/postgresql/$major/lib/pgxs" ]; then
-	pc=$(bash "$top/test/build-pg.sh" "$major")
-fi
-server=$(basename "$(dirname "$(dirname "$pc")")")
-[ "$server" != "$major" ] || server=$major-debian
-
-sum=$(sha256sum "$tarball" | cut -c1-16)
-out=$cache/citus-$sum-on-$server
-mkdir -p "$cache"
-exec 9>"$cache/citus-$major.lock"
-flock 9
-if [ -f "$out/.uid-build-complete" ]; then
-	echo "$out"
-	exit 0
-fi
+uid_extension_build_begin citus "$major" "$tarball"
 
 for lib in lz4 libzstd; do
 	pkg-config --exists "$lib" 2>/dev/null || [ -f "/usr/include/${lib#lib}.h" ] || {

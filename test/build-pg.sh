@@ -27,13 +27,8 @@ if [ "${1:-}" = --check ]; then
 	shift
 fi
 major=${1:?usage: test/build-pg.sh [--check] MAJOR (16, 17, 18 or 19)}
-if [ "$(id -u)" = 0 ]; then
-	cache=${UID_PG_CACHE:-/var/cache/uid-pg}
-else
-	cache=${UID_PG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uid-pg}
-fi
-
 . "$top/test/lib.sh"
+cache=$(uid_build_cache)
 sources=$(uid_shared_sources pg "${UID_PG_SOURCES:-}")
 tarball=$sources/postgresql-$major.tar.xz
 if [ ! -f "$tarball" ]; then

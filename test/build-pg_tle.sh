@@ -23,12 +23,6 @@ if [ "${1:-}" = --check ]; then
 	shift
 fi
 major=${1:-15}
-if [ "$(id -u)" = 0 ]; then
-	cache=${UID_PG_CACHE:-/var/cache/uid-pg}
-else
-	cache=${UID_PG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uid-pg}
-fi
-
 . "$top/test/lib.sh"
 sources=$(uid_shared_sources pg_tle "${UID_PG_TLE_SOURCES:-}")
 tarball=$(ls "$sources"/pg_tle-*.tar.gz 2>/dev/null | sort -V | tail -n 1 || true)
@@ -39,23 +33,7 @@ if [ -z "$tarball" ]; then
 fi
 [ -z "$check_only" ] || exit 0
 
-# the server: Debian's, or a cached build
-pc=/usr/lib/postgresql/$major/bin/pg_config
-if ! [ -x "$pc" ] || ! [ -d "/usr/lib/postgresql/$major/lib/pgxs" ]; then
-	pc=$(bash "$top/test/build-pg.sh" "$major")
-fi
-server=$(basename "$(dirname "$(dirname "$pc")")")
-[ "$server" != "$major" ] || server=$major-debian
-
-sum=$(sha256sum "$tarball" | cut -c1-16)
-out=$cache/pg_tle-$sum-on-$server
-mkdir -p "$cache"
-exec 9>"$cache/pg_tle-$major.lock"
-flock 9
-if [ -f "$out/.uid-build-complete" ]; then
-	echo "$out"
-	exit 0
-fi
+uid_extension_build_begin pg_tle "$major" "$tarball"
 
 if ! [ -f /usr/include/krb5.h ] && ! [ -f /usr/include/krb5/krb5.h ]; then
 	echo "test/build-pg_tle.sh: the Kerberos headers are missing (sudo bash test/deps.sh installs libkrb5-dev)" >&2

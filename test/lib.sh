@@ -113,3 +113,41 @@ uid.worker_id = 1
 uid.mask_key = '$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')'
 CONF
 }
+
+# The cache of the builds of the test tool chain (PostgreSQL, Citus,
+# pg_tle): /var/cache/uid-pg as root, else ~/.cache/uid-pg; UID_PG_CACHE
+# sets another.
+uid_build_cache() {
+	if [ "$(id -u)" = 0 ]; then
+		echo "${UID_PG_CACHE:-/var/cache/uid-pg}"
+	else
+		echo "${UID_PG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uid-pg}"
+	fi
+}
+
+# The start of an extension's build for the tests (test/build-citus.sh,
+# test/build-pg_tle.sh): NAME from TARBALL on PostgreSQL MAJOR (Debian's,
+# or a cached build).  Sets pc (its pg_config), cache and out (the build's
+# directory in the cache), and holds the lock of NAME on MAJOR (file
+# descriptor 9) for the rest of the script, so that two runs build once;
+# when the build is there already, prints its directory and exits.
+uid_extension_build_begin() {
+	local name=$1 major=$2 tarball=$3 server sum
+	cache=$(uid_build_cache)
+	pc=/usr/lib/postgresql/$major/bin/pg_config
+	if ! [ -x "$pc" ] || ! [ -d "/usr/lib/postgresql/$major/lib/pgxs" ]; then
+		pc=$(bash "$top/test/build-pg.sh" "$major")
+	fi
+	server=$(basename "$(dirname "$(dirname "$pc")")")
+	[ "$server" != "$major" ] || server=$major-debian
+	sum=$(sha256sum "$tarball" | cut -c1-16)
+	out=$cache/$name-$sum-on-$server
+	mkdir -p "$cache"
+	exec 9>"$cache/$name-$major.lock"
+	flock 9
+	if [ -f "$out/.uid-build-complete" ]; then
+		echo "$out"
+		exit 0
+	fi
+}
+

@@ -278,6 +278,16 @@ if [ -z "$explicit_pg_config" ] && [[ " $versions " == *" ${UID_CITUS_VERSION:-1
 		citus_version=
 	fi
 fi
+# pg_tle, which TAP 171 installs the managed edition through
+# (docs/managed.md), is built (test/build-pg_tle.sh, cached) for PostgreSQL
+# 15, where the Perl TAP suite runs there and its sources are given; TAP 171
+# copies it into the private install of the run.
+if [[ " $versions " == *" 15 "* ]] && [ -z "${missing[15]:-}" ] &&
+	{ [ -z "${UID_TEST_ONLY:-}" ] || [[ " $UID_TEST_ONLY " == *" tap "* ]]; } &&
+	bash "$top/test/build-pg_tle.sh" --check 15; then
+	bash "$top/test/build-pg_tle.sh" 15 >/dev/null ||
+		{ echo "could not build pg_tle for PostgreSQL 15 (test/build-pg_tle.sh)" >&2; exit 1; }
+fi
 if [ -z "$explicit_pg_config" ]; then
 	to_build=$(for v in $versions; do echo "$v"; upgrade_sources_of "$v"; done | sort -nu |
 		while read -r v; do
