@@ -19,7 +19,10 @@
 #  4. the lease worker's store sessions propagate no DDL: a store in a
 #     database where Citus is installed (remote sessions of the workers,
 #     the in-process session of the coordinator) leaves no lease schema on
-#     the workers.
+#     the workers;
+#  5. a distributed table partitioned by the time of its ids
+#     (docs/partitioning.md): uid_partitions_maintain() on the coordinator
+#     makes its partitions, Citus distributes them, rows land by their day.
 #
 # Skipped where the server has no Citus (PostgreSQL 15 and 19, which
 # Citus 14 does not support, and any version test/run.sh did not build it
@@ -364,6 +367,33 @@ for my $w (@workers)
 			'0', $w->name . ": no schema $schema on the worker");
 	}
 }
+
+note('a distributed table partitioned by the time of its ids');
+# docs/partitioning.md: uid_partitions_maintain() on the coordinator makes
+# the partitions of a distributed table partitioned by range of its id, and
+# Citus distributes each like its parent
+$coord->safe_psql('postgres', q{
+	CREATE TABLE id_time_parted (id bigint PRIMARY KEY DEFAULT uid_next(), body text)
+		PARTITION BY RANGE (id);
+	SELECT create_distributed_table('id_time_parted', 'id');
+});
+is($coord->safe_psql('postgres',
+		q{SELECT count(*) FROM uid_partitions_maintain('id_time_parted', '1 day', 2)}),
+	'3', 'the coordinator makes the partitions of today and the 2 days ahead');
+is($coord->safe_psql('postgres', q{
+	SELECT count(*) FROM pg_inherits i
+	JOIN pg_dist_partition d ON d.logicalrelid = i.inhrelid
+	WHERE i.inhparent = 'id_time_parted'::regclass}),
+	'3', 'Citus distributes each partition');
+$coord->safe_psql('postgres',
+	q{INSERT INTO id_time_parted (body) SELECT 'x' FROM generate_series(1, 100)});
+my $today = $coord->safe_psql('postgres',
+	q{SELECT 'id_time_parted_p' || to_char(uid_time(max(id)) AT TIME ZONE 'UTC', 'YYYYMMDD') FROM id_time_parted});
+is($coord->safe_psql('postgres', "SELECT count(*) FROM $today"), '100',
+	'rows inserted now land in the partition of their ids\' day');
+is($coord->safe_psql('postgres',
+		q{SELECT count(*) FROM uid_partitions_maintain('id_time_parted', '1 day', 2)}),
+	'0', 'a second run makes nothing');
 
 $_->stop for @nodes;
 done_testing();
