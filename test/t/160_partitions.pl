@@ -116,15 +116,21 @@ is($bad_set, 0, 'and they leave 25 hourly partitions, each starting where the on
 SKIP:
 {
 	skip 'pg_cron is not installed for this server (test/deps.sh installs '
-	  . 'postgresql-15-cron; the servers built from source have none)', 4
+	  . 'postgresql-15-cron; the servers built from source have none)', 6
 	  unless $cron;
+	# the three kinds of key, kept by one job
 	$node->safe_psql('postgres', q{
 		CREATE EXTENSION pg_cron;
 		CREATE TABLE cron_orders (id uid PRIMARY KEY DEFAULT uid_next()) PARTITION BY RANGE (id);
+		CREATE TABLE cron_events (id bigint PRIMARY KEY DEFAULT uid_next()) PARTITION BY RANGE (id);
+		CREATE TABLE cron_files (id uuid PRIMARY KEY DEFAULT uuid7()) PARTITION BY RANGE (id);
 	});
 	my $job = $node->safe_psql('postgres', q{
-		SELECT cron.schedule('cron-orders', '* * * * *',
-			$$SELECT uid_partitions_maintain('public.cron_orders', ahead => 2)$$)});
+		SELECT cron.schedule('cron-partitions', '* * * * *',
+			$$SELECT count(*) FROM (
+			    SELECT uid_partitions_maintain('public.cron_orders', ahead => 2)
+			    UNION ALL SELECT uid_partitions_maintain('public.cron_events', ahead => 2)
+			    UNION ALL SELECT uid_partitions_maintain('public.cron_files', ahead => 2)) made$$)});
 	like($job, qr/^\d+$/, 'cron.schedule() takes the maintenance job');
 	ok( $node->poll_query_until('postgres',
 			"SELECT count(*) > 0 FROM cron.job_run_details WHERE jobid = $job AND status IN ('succeeded', 'failed')"),
@@ -132,15 +138,18 @@ SKIP:
 	is( $node->safe_psql('postgres',
 			"SELECT string_agg(DISTINCT status, ',') FROM cron.job_run_details WHERE jobid = $job"),
 		'succeeded', 'the job succeeded');
-	is( $node->safe_psql('postgres', q{
-			SET TimeZone = 'UTC';
-			SELECT string_agg(c.relname, ',' ORDER BY c.relname) = (
-			    SELECT string_agg('cron_orders_p' || to_char(d, 'YYYYMMDD'), ',' ORDER BY d)
-			    FROM generate_series(date_trunc('day', now(), 'UTC'), date_trunc('day', now(), 'UTC') + interval '2 days',
-			                         '1 day') d)
-			FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-			WHERE i.inhparent = 'cron_orders'::regclass}),
-		't', "the job made today's partition and the next 2 days'");
+	for my $t ('cron_orders', 'cron_events', 'cron_files')
+	{
+		is( $node->safe_psql('postgres', qq{
+				SET TimeZone = 'UTC';
+				SELECT string_agg(c.relname, ',' ORDER BY c.relname) = (
+				    SELECT string_agg('${t}_p' || to_char(d, 'YYYYMMDD'), ',' ORDER BY d)
+				    FROM generate_series(date_trunc('day', now(), 'UTC'), date_trunc('day', now(), 'UTC') + interval '2 days',
+				                         '1 day') d)
+				FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+				WHERE i.inhparent = '$t'::regclass}),
+			't', "$t: the job made today's partition and the next 2 days'");
+	}
 	$node->safe_psql('postgres', "SELECT cron.unschedule($job)");
 }
 
