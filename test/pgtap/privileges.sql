@@ -270,12 +270,13 @@ SELECT p.oid, p.oid::regprocedure::text AS sig, p.prosecdef, p.proconfig
 -- ---------------------------------------------------------------------------
 SELECT is_empty($$ SELECT sig FROM uid_functions WHERE sig NOT IN (SELECT sig FROM decided) $$,
     'every function of uid has a privilege decision (here and in docs/security.md)');
--- PostgreSQL 18 and later have these in pg_catalog: uid creates them on
--- older servers only
+-- PostgreSQL has these in pg_catalog, the uuid_extract_ functions from 17
+-- on and the generators from 18 on: uid creates them on older servers only
 SELECT is_empty($$ SELECT sig FROM decided WHERE sig NOT IN (SELECT sig FROM uid_functions)
+    AND NOT (current_setting('server_version_num')::int >= 170000
+             AND sig IN ('uuid_extract_timestamp(uuid)', 'uuid_extract_version(uuid)'))
     AND NOT (current_setting('server_version_num')::int >= 180000
-             AND sig IN ('uuidv7()', 'uuidv7(interval)', 'uuidv4()',
-                         'uuid_extract_timestamp(uuid)', 'uuid_extract_version(uuid)')) $$,
+             AND sig IN ('uuidv7()', 'uuidv7(interval)', 'uuidv4()')) $$,
     'every decision listed here is of a function uid has');
 SELECT is_empty($$
     SELECT f.sig, has_function_privilege('public', f.oid, 'EXECUTE'), d.public_may
