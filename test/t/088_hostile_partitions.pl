@@ -4,8 +4,8 @@
 # Planning that read simplifies the predicates of the default partition's
 # indexes, calling the owner's functions; so mallory, an ordinary role,
 # plants a partial index whose predicate calls her IMMUTABLE function with a
-# constant.  It notes the role it runs as and makes mallory superuser if
-# that role is one.  A superuser (or its pg_cron job: the same call) keeps
+# constant, which notes the role it runs as and makes mallory superuser if
+# that role is one (app.mark(), UidTap's hostile_mark_sql).  A superuser (or its pg_cron job: the same call) keeps
 # her partitions: the function must run as mallory only, the partitions
 # must still be made and retired, and be hers.  The steps called directly
 # by a superuser refuse; a role without mallory's privileges is refused; a
@@ -24,20 +24,17 @@ use UidTap;
 my $node = uid_node('hostile_partitions', 'uid.worker_id' => 3);
 $node->start;
 
+# run as a role (SET ROLE from a superuser's session, as a login would be)
 sub as_ok
 {
 	my ($role, $sql) = @_;
-	return $node->safe_psql('app', $sql, extra_params => [ '-U', $role ]);
+	return $node->safe_psql('app', "SET ROLE $role;\n$sql");
 }
 
-# the SQLSTATE of a statement run as a role, which must fail
 sub state_as
 {
 	my ($role, $sql) = @_;
-	my ($ret, $out, $err) = $node->psql('app', "\\set VERBOSITY verbose\n$sql",
-		extra_params => [ '-U', $role ]);
-	my ($state) = $err =~ /ERROR:\s+([0-9A-Z]{5}):/;
-	return $state // "(none: exit $ret)";
+	return (sqlstate_of($node, "SET ROLE $role;\n$sql", 'app'))[0];
 }
 
 $node->safe_psql('postgres', q{
@@ -51,33 +48,27 @@ $node->safe_psql('app', q{
 	CREATE EXTENSION uid SCHEMA ids;
 	GRANT USAGE ON SCHEMA ids TO PUBLIC;
 	CREATE SCHEMA mal AUTHORIZATION mallory;
+	GRANT CREATE ON DATABASE app TO mallory;
 });
 
-as_ok('mallory', q{
-	CREATE TABLE mal.trap_calls (by_user name, by_superuser boolean);
-	GRANT INSERT ON mal.trap_calls TO PUBLIC;
-	CREATE FUNCTION mal.trap() RETURNS boolean LANGUAGE plpgsql AS $$
-	BEGIN
-		INSERT INTO mal.trap_calls SELECT current_user, rolsuper
-			FROM pg_catalog.pg_roles WHERE rolname = current_user;
-		IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
-			EXECUTE 'ALTER ROLE mallory SUPERUSER';
-		END IF;
-		RETURN true;
-	END $$;
+# app.mark() notes its caller and makes mallory superuser if that is one;
+# the predicate calls it through an IMMUTABLE function of a constant, which
+# the planner evaluates
+as_ok('mallory', hostile_mark_sql('mallory') . q{
 	CREATE FUNCTION mal.trap_now(integer) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$
 	BEGIN
-		RETURN mal.trap();
+		PERFORM app.mark('predicate');
+		RETURN true;
 	END $$;
 	CREATE TABLE mal.events (id bigint PRIMARY KEY DEFAULT ids.uid_next()) PARTITION BY RANGE (id);
 	CREATE TABLE mal.events_default PARTITION OF mal.events DEFAULT;
 	CREATE INDEX events_default_trap ON mal.events_default (id) WHERE mal.trap_now(0);
-	TRUNCATE mal.trap_calls;
+	TRUNCATE app.hits;
 });
 
 sub trap_calls_not_by_mallory
 {
-	return $node->safe_psql('app', q{SELECT count(*) FROM mal.trap_calls WHERE by_user <> 'mallory'});
+	return $node->safe_psql('app', q{SELECT count(*) FROM app.hits WHERE by_user <> 'mallory'});
 }
 
 # --- 1. a superuser's maintenance
@@ -86,7 +77,7 @@ my $made = as_ok('postgres', q{
 	FROM ids.uid_partitions_maintain('mal.events', ahead => 2, at_time => '2026-12-05 12:00+00') AS s});
 is($made, 'created events_p20261205,created events_p20261206,created events_p20261207',
 	'a superuser\'s run makes today\'s partition and two ahead');
-cmp_ok($node->safe_psql('app', q{SELECT count(*) FROM mal.trap_calls}), '>', 0,
+cmp_ok($node->safe_psql('app', q{SELECT count(*) FROM app.hits}), '>', 0,
 	'reading the default partition ran the planted predicate (the attack is live)');
 is(trap_calls_not_by_mallory(), '0', 'and it ran as no role but mallory');
 is($node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'mallory'}), 'f',
