@@ -321,19 +321,7 @@ sub server_pids
 	my ($node) = @_;
 	my $pm = $node->{_pid};
 	die "node is not running" unless defined $pm;
-	my @children;
-	opendir my $dh, '/proc' or die "no /proc: $!";
-	for my $p (grep { /^\d+$/ } readdir $dh)
-	{
-		open my $st, '<', "/proc/$p/stat" or next;
-		my $line = <$st>;
-		close $st;
-		next unless defined $line;
-		# pid (comm) state ppid ...
-		push @children, $p if $line =~ /\)\s+\S+\s+(\d+)/ && $1 == $pm;
-	}
-	closedir $dh;
-	return ($pm, @children);
+	return ($pm, UidCluster::children_of($pm));
 }
 
 # Freezes the whole server (SIGSTOP of the postmaster and every child), as a
