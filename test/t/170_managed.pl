@@ -13,6 +13,12 @@
 #  e) the same with the clock 20 s behind after the restart (libfaketime):
 #     refused with UID01 beyond uid_managed_config.max_ahead_ms, and above
 #     every committed id once allowed to run that far ahead.
+# On the server with uid, after b):
+#  f) every function the editions share: the same name, arguments and
+#     result, and the same results (errors by SQLSTATE) on 100,000 values
+#     of each kind; what a role without grants may call.
+# On the server without uid, last:
+#  g) every SQL block of docs/managed.md, as pasted.
 use strict;
 use warnings;
 
@@ -302,6 +308,19 @@ is( join(';',
 	WHERE p.pronamespace = 'm'::regnamespace AND p.proname NOT LIKE 'uid\_managed\_%'})),
 	join(';', sort keys %covered),
 	'f) the comparison below covers every other function of uid_managed');
+$cnode->safe_psql('cmp', 'CREATE ROLE reader NOLOGIN');
+is( join(';',
+		sort split /;/,
+		$cnode->safe_psql(
+			'cmp', q{
+	SET search_path = m;
+	SELECT string_agg(p.oid::regprocedure::text, ';')
+	FROM pg_proc p
+	WHERE p.pronamespace = 'm'::regnamespace AND p.provolatile <> 'i'
+	  AND has_function_privilege('reader', p.oid, 'EXECUTE')})),
+	'uid_next();uid_next_batch(integer);uuid7();uuid7(timestamp with time zone)',
+	'f) a role without grants may call the generators, and otherwise only immutable functions (the decoders, the forms and their helpers)'
+);
 
 my $n     = 100000;
 my $share = int($n * 0.35);
@@ -567,6 +586,32 @@ set_clock($clock, '+0');
 is( owner_psql(
 		'SELECT ids.uid_next() > (SELECT max(id) FROM after_step)'),
 	't', 'e) the clock back: ids continue above');
+
+# ---------------------------------------------------------------------------
+# g) the SQL of docs/managed.md as pasted, on this server without uid, once
+#    the plain script is installed into its default schema
+# ---------------------------------------------------------------------------
+my $doc = slurp_file("$top/docs/managed.md");
+my @blocks = $doc =~ /^```sql\n(.*?)^```$/msg;
+cmp_ok(scalar @blocks, '>=', 2, 'g) docs/managed.md has SQL to run');
+$node->safe_psql('postgres', 'CREATE DATABASE docs OWNER owner');
+$node->command_ok(
+	[
+		'psql', '-X', '-q', '-U', 'owner', '-d', $node->connstr('docs'),
+		'-f', $script
+	],
+	'g) the plain script installs into its default schema');
+my $nblock = 0;
+for my $block (@blocks)
+{
+	$nblock++;
+	my ($ret, $out, $err) = $node->psql(
+		'docs', $block,
+		on_error_stop => 1,
+		extra_params  => [ '-U', 'owner' ]);
+	is($ret, 0, "g) docs/managed.md SQL block $nblock runs as pasted")
+	  or diag("$block\n$err");
+}
 
 $node->stop;
 done_testing();
