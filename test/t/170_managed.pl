@@ -298,26 +298,24 @@ for my $c (@compared)
 	$covered{"$f($types)"} = 1;
 }
 $covered{$_} = 1 for @issuing;
-is( join(';',
-		sort split /;/,
-		$cnode->safe_psql(
-			'cmp', q{
+
+# The functions of uid_managed that satisfy $where (about pg_proc p), as
+# name(argument types), sorted and joined by ';'
+sub managed_functions
+{
+	my ($where) = @_;
+	return join ';', sort split /;/, $cnode->safe_psql(
+		'cmp', qq{
 	SET search_path = m;
 	SELECT string_agg(p.oid::regprocedure::text, ';')
-	FROM pg_proc p
-	WHERE p.pronamespace = 'm'::regnamespace AND p.proname NOT LIKE 'uid\_managed\_%'})),
+	FROM pg_proc p WHERE p.pronamespace = 'm'::regnamespace AND $where});
+}
+is( managed_functions(q{p.proname NOT LIKE 'uid\_managed\_%'}),
 	join(';', sort keys %covered),
 	'f) the comparison below covers every other function of uid_managed');
 $cnode->safe_psql('cmp', 'CREATE ROLE reader NOLOGIN');
-is( join(';',
-		sort split /;/,
-		$cnode->safe_psql(
-			'cmp', q{
-	SET search_path = m;
-	SELECT string_agg(p.oid::regprocedure::text, ';')
-	FROM pg_proc p
-	WHERE p.pronamespace = 'm'::regnamespace AND p.provolatile <> 'i'
-	  AND has_function_privilege('reader', p.oid, 'EXECUTE')})),
+is( managed_functions(
+		q{p.provolatile <> 'i' AND has_function_privilege('reader', p.oid, 'EXECUTE')}),
 	'uid_next();uid_next_batch(integer);uuid7();uuid7(timestamp with time zone)',
 	'f) a role without grants may call the generators, and otherwise only immutable functions (the decoders, the forms and their helpers)'
 );
