@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # uid benchmarks: one command, one throwaway server, one run, ratios.
 #
-#   sudo bash bench/run.sh            full run (about 17 minutes on 2 cores, 7 of
-#                                     them the adoption suite)
+#   sudo bash bench/run.sh            full run (about 25 minutes on 2 cores: 7 of
+#                                     them the adoption suite, 8 the managed edition)
 #   sudo bash bench/run.sh --quick    fewer rounds and smaller sizes (a smoke run;
 #                                     also after a suite: --adopt --quick)
 #   sudo bash bench/run.sh --bulk-cap       only bulk generation against the layout cap
