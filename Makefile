@@ -46,7 +46,8 @@ OBJS = \
 	src/tables/audit.o \
 	src/tables/owner_read.o \
 	src/tables/owner_ddl.o \
-	src/tables/owner_ddl_1_3.o
+	src/tables/owner_ddl_1_3.o \
+	src/tables/partitions.o
 
 # CREATE EXTENSION uid runs the install script of default_version
 # (uid.control) alone: sql/uid--1.5.sql, built from the parts in sql/parts/,

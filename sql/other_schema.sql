@@ -239,6 +239,7 @@ WHERE p.pronamespace = 'ids'::regnamespace
         'uid_tenures', 'uid_whence', 'uid_tenure_overlaps', 'uid_audit', 'uid_lease_ledger',
         'uid_catch_up', 'uid_catch_up_lock',
         'uid_partitions_maintain', 'uid_partition_periods', 'uid_partition_add', 'uid_partition_retire',
+        'uid_partitions_steps', 'uid_partition_check_owner',
         'uid_in', 'uid_out', 'uid_recv', 'uid_send', 'uid', 'numeric');
 
 -- The database owner owns public, not ids: dropping public with everything

@@ -91,11 +91,32 @@ $$;
 COMMENT ON FUNCTION uid_partition_periods(regclass, interval, timestamptz, integer, text) IS
 'The calendar periods of a table PARTITION BY RANGE (id) from from_time, with each partition''s name and exact bounds.';
 
+-- The steps that change a table's partitions run as its owner and no one
+-- else (42501): run by another role, even a superuser, planning their
+-- statements would run the owner's code with that role's rights.
+-- uid_partitions_maintain() runs them as the owner for any caller with the
+-- owner's privileges.
+CREATE OR REPLACE FUNCTION uid_partition_check_owner(parent regclass)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF parent IS NULL OR NOT EXISTS (SELECT FROM pg_catalog.pg_class c JOIN pg_catalog.pg_roles r ON r.oid = c.relowner
+                                     WHERE c.oid = parent AND r.rolname = current_user) THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'insufficient_privilege',
+            MESSAGE = pg_catalog.format('only the owner of table %s changes its partitions', parent),
+            HINT = 'Call uid_partitions_maintain(), which runs the steps as the table''s owner.';
+    END IF;
+END
+$$;
+
 -- Creates one partition of a period unless the parent has it (by name),
 -- after checking that the parent's DEFAULT partition, if any, holds no row
 -- of its range: PostgreSQL would fail the CREATE with a check violation,
 -- and moving the rows is the owner's decision (55000, with how).  The
--- partition is made in the parent's schema, by the caller (its owner).
+-- partition is made in the parent's schema, by the table's owner.
 CREATE OR REPLACE FUNCTION uid_partition_add(parent regclass, part_name text, from_id text, to_id text)
 RETURNS boolean
 LANGUAGE plpgsql
@@ -108,6 +129,7 @@ DECLARE
     dflt regclass;
     found_row boolean;
 BEGIN
+    PERFORM @extschema@.uid_partition_check_owner(parent);
     SELECT c.relnamespace::pg_catalog.regnamespace::text INTO STRICT nsp FROM pg_catalog.pg_class c WHERE c.oid = parent;
     IF EXISTS (SELECT FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
                WHERE i.inhparent = parent AND c.relname = part_name) THEN
@@ -154,6 +176,7 @@ DECLARE
     part record;
     old boolean;
 BEGIN
+    PERFORM @extschema@.uid_partition_check_owner(parent);
     SELECT pg_catalog.format_type(a.atttypid, NULL) INTO STRICT key_type
     FROM pg_catalog.pg_partitioned_table p
     JOIN pg_catalog.pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
@@ -180,16 +203,15 @@ $$;
 COMMENT ON FUNCTION uid_partition_retire(regclass, text) IS
 'Detaches and drops the partitions of parent whose upper bound is at or below cutoff_id.';
 
--- The maintenance of a table partitioned by the time in its IDs: the
--- partitions of the period holding at_time and the ahead periods after it
--- (those missing), and with keep, the partitions wholly older than
--- at_time - keep dropped.  It runs as the caller, who must own the parent
--- (be a member of its owner); two runs on one table wait for each other
--- (a transaction-level advisory lock on the table's oid, before any DDL's
--- own locks).  Returns one line per partition created or dropped.
-CREATE OR REPLACE FUNCTION uid_partitions_maintain(parent regclass, every interval DEFAULT '1 day',
-                                                   ahead integer DEFAULT 3, keep interval DEFAULT NULL,
-                                                   time_zone text DEFAULT 'UTC', at_time timestamptz DEFAULT now())
+-- The steps of uid_partitions_maintain(), which runs them as the table's
+-- owner (src/tables/partitions.c): the partitions of the period holding
+-- at_time and the ahead periods after it (those missing), and with keep,
+-- the partitions wholly older than at_time - keep dropped.  Two runs on one
+-- table wait for each other (a transaction-level advisory lock on the
+-- table's oid, before any DDL's own locks).  Returns one line per partition
+-- created or dropped.
+CREATE OR REPLACE FUNCTION uid_partitions_steps(parent regclass, every interval, ahead integer, keep interval,
+                                                time_zone text, at_time timestamptz)
 RETURNS SETOF text
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -198,13 +220,7 @@ DECLARE
     period record;
     cutoff text;
 BEGIN
-    IF parent IS NULL OR NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = parent
-                                     AND pg_catalog.pg_has_role(c.relowner, 'USAGE')) THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'insufficient_privilege',
-            MESSAGE = pg_catalog.format('must be the owner of table %s to maintain its partitions', parent),
-            HINT = 'Run it as the table''s owner or a member of the owning role.';
-    END IF;
+    PERFORM @extschema@.uid_partition_check_owner(parent);
     -- the pair (pg_class, oid): no other user of advisory locks is likely to take it
     PERFORM pg_catalog.pg_advisory_xact_lock('pg_catalog.pg_class'::pg_catalog.regclass::oid::integer,
                                              parent::oid::integer);
@@ -228,5 +244,19 @@ BEGIN
 END
 $$;
 
+COMMENT ON FUNCTION uid_partitions_steps(regclass, interval, integer, interval, text, timestamptz) IS
+'The steps of uid_partitions_maintain(), run by the table''s owner itself.';
+
+-- The maintenance of a table partitioned by the time in its IDs: the
+-- steps above, run as the table's owner in a security-restricted operation
+-- (src/tables/partitions.c), for a caller with the owner's privileges
+-- (42501 for any other).
+CREATE OR REPLACE FUNCTION uid_partitions_maintain(parent regclass, every interval DEFAULT '1 day',
+                                                   ahead integer DEFAULT 3, keep interval DEFAULT NULL,
+                                                   time_zone text DEFAULT 'UTC', at_time timestamptz DEFAULT now())
+RETURNS SETOF text
+LANGUAGE C VOLATILE
+AS 'MODULE_PATHNAME', 'uid_partitions_maintain';
+
 COMMENT ON FUNCTION uid_partitions_maintain(regclass, interval, integer, interval, text, timestamptz) IS
-'Creates the partitions of the current and the next ahead periods of a table PARTITION BY RANGE (id) and, with keep, drops those older than at_time - keep.';
+'Creates the partitions of the current and the next ahead periods of a table PARTITION BY RANGE (id) and, with keep, drops those older than at_time - keep; as the table''s owner.';

@@ -138,8 +138,11 @@ INSERT INTO decided VALUES
     -- only what the caller may (moving a generator needs EXECUTE on uid_advance_past())
     ('uid_catch_up(boolean,jsonb,interval,bigint)', false, false),
     ('uid_catch_up_lock(regclass,name,boolean)', true, true),
-    -- partitions by the time in the IDs: they run as the caller, who must own the table
+    -- partitions by the time in the IDs: the caller needs the owner's privileges; the
+    -- steps run as the owner and refuse every other current user
     ('uid_partitions_maintain(regclass,interval,integer,interval,text,timestamp with time zone)', true, true),
+    ('uid_partitions_steps(regclass,interval,integer,interval,text,timestamp with time zone)', true, true),
+    ('uid_partition_check_owner(regclass)', true, true),
     ('uid_partition_periods(regclass,interval,timestamp with time zone,integer,text)', true, true),
     ('uid_partition_add(regclass,text,text,text)', true, true),
     ('uid_partition_retire(regclass,text)', true, true),

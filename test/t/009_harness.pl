@@ -118,5 +118,48 @@ is($node->safe_psql('postgres', $locale_sql), 'UTF8|C.UTF-8|C.UTF-8',
 	$own->stop;
 }
 
+# A test that fails while a server of its own is frozen (SIGSTOP of every
+# process, UidTap's freeze_all, as fault tests freeze a machine) leaves no
+# process behind: the harness thaws what is still running before its
+# teardown stops it.  The test here is a child script that starts a node,
+# freezes it and dies; its teardown must then stop that server.
+{
+	my $dir = PostgreSQL::Test::Utils::tempdir();
+	my $script = "$dir/frozen_child.pl";
+	open my $fh, '>', $script or die "could not write $script: $!";
+	print $fh <<'CHILD';
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use UidTap;
+my $node = PostgreSQL::Test::Cluster->new('frozen_child');
+$node->init;
+$node->start;
+my @pids = freeze_all($node);
+open my $out, '>', $ARGV[0] or die "could not write $ARGV[0]: $!";
+print $out "@pids\n";
+close $out;
+die "a test that fails while its server is frozen\n";
+CHILD
+	close $fh;
+	my $lib = (grep { -e "$_/UidTap.pm" } 't', 'test/t')[0];
+	# the teardown's wait for the frozen server, short: it fails either way
+	local $ENV{PGCTLTIMEOUT} = 10;
+	system("$^X -I $lib $script $dir/pids >$dir/child.log 2>&1");
+	isnt($? >> 8, 0, 'the child test failed, as it meant to');
+	my @pids = split ' ', PostgreSQL::Test::Utils::slurp_file("$dir/pids");
+	cmp_ok(scalar @pids, '>', 1, 'it had frozen its postmaster and children');
+	# alive: in /proc, and not a zombie
+	my @left = grep {
+		my $stat = eval { PostgreSQL::Test::Utils::slurp_file("/proc/$_/stat") } // '';
+		$stat =~ /\)\s+([^Z\s])/;
+	} @pids;
+	is("@left", '', 'no process of its server is left after it ended')
+	  or diag(PostgreSQL::Test::Utils::slurp_file("$dir/child.log"));
+	kill 'KILL', @left;
+}
+
 $node->stop;
 done_testing();

@@ -14,6 +14,12 @@
 #  e) the same with the clock 20 s behind after the restart (libfaketime):
 #     refused with UID01 beyond uid_managed_config.max_ahead_ms, and above
 #     every committed id once allowed to run that far ahead.
+# On the server with uid, after b):
+#  f) every function the editions share: the same name, arguments and
+#     result, and the same results (errors by SQLSTATE) on 100,000 values
+#     of each kind; what a role without grants may call.
+# On the server without uid, last:
+#  g) every SQL block of docs/managed.md, as pasted.
 use strict;
 use warnings;
 
@@ -230,6 +236,255 @@ is( $cnode->safe_psql(
 	SELECT public.uid_next() > (SELECT max(id) FROM m_ids),
 	       public.uuid7() > (SELECT u FROM m_ids ORDER BY u DESC LIMIT 1)}),
 	't|t', "and uid's above uid_managed's");
+
+# ---------------------------------------------------------------------------
+# f) every function the two editions share gives the same results, errors
+#    compared by SQLSTATE, on 100,000 values of each kind of argument: ids,
+#    times and UUIDs of both editions, random values, the edges of the
+#    layouts (0, the highest bigint, worker ids 0 and 1023, sequence 0 and
+#    4095, the first and last ms, +-infinity), and the forms uid writes of
+#    them, one in two with a slip (a character replaced, dropped or added,
+#    white space around, a change of case), against prefixes valid and not
+# ---------------------------------------------------------------------------
+
+# [function, argument types, table of values, expression compared (default:
+# the result)]: uuid7(timestamptz) is compared by what uid reads of it
+my @compared = (
+	[ 'uid_decode',        'bigint',       'v_bigint' ],
+	[ 'uid_time',          'bigint',       'v_bigint' ],
+	[ 'uid_to_text',       'bigint',       'v_bigint' ],
+	[ 'uid_to_text',       'bigint, text', 'v_bigint_prefix' ],
+	[ 'uid_from_time',     'timestamptz',  'v_ts' ],
+	[ 'uid_first_at',      'timestamptz',  'v_ts' ],
+	[ 'uid_first_after',   'timestamptz',  'v_ts' ],
+	[ 'uid_last_before',   'timestamptz',  'v_ts' ],
+	[ 'uid_last_at',       'timestamptz',  'v_ts' ],
+	[ 'uuid7_from_time',   'timestamptz',  'v_ts' ],
+	[ 'uuid7_first_at',    'timestamptz',  'v_ts' ],
+	[ 'uuid7_first_after', 'timestamptz',  'v_ts' ],
+	[ 'uuid7_last_before', 'timestamptz',  'v_ts' ],
+	[ 'uuid7_last_at',     'timestamptz',  'v_ts' ],
+	[ 'uuid7', 'timestamptz', 'v_ts', 'public.uid_decode(%s)' ],
+	[ 'uid_decode',       'uuid',       'v_uuid' ],
+	[ 'uuid7_time',       'uuid',       'v_uuid' ],
+	[ 'uuid_to_text',     'uuid',       'v_uuid' ],
+	[ 'uuid_to_typeid',   'uuid, text', 'v_uuid_prefix' ],
+	[ 'uid_decode',       'text',       'v_text' ],
+	[ 'uid_from_text',    'text',       'v_text' ],
+	[ 'uuid_from_text',   'text',       'v_text' ],
+	[ 'uuid_from_typeid', 'text',       'v_text' ],
+	[ 'uid_from_text',    'text, text', 'v_text_prefix' ],
+	[ 'uuid_from_typeid', 'text, text', 'v_text_prefix' ],);
+
+# The generators and the moves, compared above and in c) to e) by what they
+# issue; every other function of the edition is one of its own, named
+# uid_managed_*.
+my @issuing = ('uid_next()', 'uid_next_batch(integer)', 'uuid7()',
+	'uid_advance_past(bigint)', 'uuid7_advance_past(uuid)');
+
+is( $cnode->safe_psql(
+		'cmp', q{
+	SELECT string_agg(p.oid::regprocedure::text, ' ' ORDER BY p.oid)
+	FROM pg_proc p
+	WHERE p.pronamespace = 'm'::regnamespace AND p.proname NOT LIKE 'uid\_managed\_%'
+	  AND NOT EXISTS (
+	    SELECT FROM pg_proc c
+	    WHERE c.pronamespace = 'public'::regnamespace AND c.proname = p.proname
+	      AND pg_get_function_arguments(c.oid) = pg_get_function_arguments(p.oid)
+	      AND pg_get_function_result(c.oid) = pg_get_function_result(p.oid))}),
+	'',
+	"f) every function of uid_managed but its own (uid_managed_*) has uid's name, arguments and result");
+is( $cnode->safe_psql(
+		'cmp', q{
+	SELECT string_agg(p.oid::regprocedure::text, ' ' ORDER BY p.oid)
+	FROM pg_proc p JOIN pg_proc c
+	  ON c.pronamespace = 'public'::regnamespace AND c.proname = p.proname
+	 AND pg_get_function_arguments(c.oid) = pg_get_function_arguments(p.oid)
+	WHERE p.pronamespace = 'm'::regnamespace AND c.provolatile = 'i'
+	  AND (c.provolatile <> p.provolatile OR c.proparallel <> p.proparallel
+	       OR (c.proisstrict <> p.proisstrict AND p.proname <> 'uid_time'))}),
+	'',
+	"f) its decoders are IMMUTABLE, STRICT (but the inlinable uid_time) and PARALLEL SAFE where uid's are");
+my %covered;
+for my $c (@compared)
+{
+	my ($f, $types) = @$c;
+	$types =~ s/timestamptz/timestamp with time zone/g;
+	$types =~ s/, /,/g;
+	$covered{"$f($types)"} = 1;
+}
+$covered{$_} = 1 for @issuing;
+
+# The functions of uid_managed that satisfy $where (about pg_proc p), as
+# name(argument types), sorted and joined by ';'
+sub managed_functions
+{
+	my ($where) = @_;
+	return join ';', sort split /;/, $cnode->safe_psql(
+		'cmp', qq{
+	SET search_path = m;
+	SELECT string_agg(p.oid::regprocedure::text, ';')
+	FROM pg_proc p WHERE p.pronamespace = 'm'::regnamespace AND $where});
+}
+is( managed_functions(q{p.proname NOT LIKE 'uid\_managed\_%'}),
+	join(';', sort keys %covered),
+	'f) the comparison below covers every other function of uid_managed');
+$cnode->safe_psql('cmp', 'CREATE ROLE reader NOLOGIN');
+is( managed_functions(
+		q{p.provolatile <> 'i' AND has_function_privilege('reader', p.oid, 'EXECUTE')}),
+	'uid_next();uid_next_batch(integer);uuid7();uuid7(timestamp with time zone)',
+	'f) a role without grants may call the generators, and otherwise only immutable functions (the decoders, the forms and their helpers)'
+);
+
+my $n     = 100000;
+my $share = int($n * 0.35);
+my $rest  = $n - 2 * $share;
+my $values = q{
+SET client_min_messages = warning;
+CREATE TABLE prefixes (p text);
+INSERT INTO prefixes VALUES (''), ('user'), ('a'), ('order_line'), ('z'), ('ab_cd_ef'),
+  (repeat('x', 63)), (repeat('x', 64)), ('_user'), ('user_'), ('User'), ('us-er'),
+  ('usér'), ('u1'), (' '), ('a__b'), ('_'), ('__'), ('a b');
+CREATE FUNCTION good_prefix() RETURNS text LANGUAGE sql VOLATILE AS $$
+  SELECT (ARRAY['', 'user', 'a', 'order_line', 'ab_cd_ef', repeat('x', 63), 'a__b'])[1 + floor(random() * 7)::int] $$;
+CREATE FUNCTION any_prefix() RETURNS text LANGUAGE sql VOLATILE AS $$
+  SELECT p FROM prefixes ORDER BY random() LIMIT 1 $$;
+CREATE FUNCTION random_bits() RETURNS bigint LANGUAGE sql VOLATILE AS $$
+  SELECT ('x' || substr(md5(random()::text || clock_timestamp()::text), 1, 16))::bit(64)::bigint $$;
+-- PostgreSQL 19's encode(u::bytea, 'base32hex') of a UUID, written out
+CREATE FUNCTION base32hex(u uuid) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT string_agg(substr('0123456789ABCDEFGHIJKLMNOPQRSTUV',
+             substring(b FROM 5 * i + 1 FOR 5)::int + 1, 1), '' ORDER BY i) || '======'
+  FROM (SELECT ('x' || replace(u::text, '-', ''))::bit(128) || B'00' AS b) x, generate_series(0, 25) i $$;
+-- one slip: a character replaced, dropped or added, white space around, a change of case
+CREATE FUNCTION mutate(s text) RETURNS text LANGUAGE sql VOLATILE AS $$
+  SELECT CASE k
+      WHEN 0 THEN overlay(s PLACING c FROM pos FOR 1)
+      WHEN 1 THEN overlay(s PLACING '' FROM pos FOR 1)
+      WHEN 2 THEN overlay(s PLACING c FROM pos FOR 0)
+      WHEN 3 THEN w || s || w
+      WHEN 4 THEN lower(s)
+      ELSE upper(s) END
+  FROM (SELECT floor(random() * 6)::int AS k,
+               1 + floor(random() * greatest(length(s), 1))::int AS pos,
+               (ARRAY['0', '7', '8', 'Z', 'z', 'U', 'u', 'O', 'o', 'I', 'i', 'L', 'l', '_', '-',
+                      '=', ' ', 'ı', 'é', 'A', 'v', 'V', 'W', '9', 'S', 's', 'c'])[1 + floor(random() * 27)::int] AS c,
+               (ARRAY[' ', E'\t', E'\n', E'\r', E'\f', E'\x0B', 'v', '  '])[1 + floor(random() * 8)::int] AS w) r $$;
+
+CREATE TABLE v_bigint AS
+  (SELECT id AS x FROM c_ids LIMIT SHARE)
+  UNION ALL (SELECT id FROM m_ids LIMIT SHARE)
+  UNION ALL SELECT random_bits() FROM generate_series(1, REST)
+  UNION ALL SELECT (ms << 22) | (w << 12) | s
+    FROM unnest(ARRAY[0, 1, 86399999, 86400000, (SELECT max(id) >> 22 FROM c_ids),
+                      2199023255550, 2199023255551]::bigint[]) ms,
+         unnest(ARRAY[0, 1, 512, 1023]::bigint[]) w, unnest(ARRAY[0, 1, 4095]::bigint[]) s
+  UNION ALL SELECT unnest(ARRAY[-1, -4194304, -9223372036854775807 - 1, 9223372036854775807]::bigint[]);
+
+CREATE TABLE v_ts AS
+  (SELECT public.uid_time(id) + CASE WHEN random() < 0.3 THEN 0 ELSE floor(random() * 2001 - 1000) END
+          * interval '1 microsecond' AS x FROM c_ids LIMIT SHARE)
+  UNION ALL (SELECT m.uid_time(id) + CASE WHEN random() < 0.3 THEN 0 ELSE floor(random() * 2001 - 1000) END
+          * interval '1 microsecond' FROM m_ids LIMIT SHARE)
+  UNION ALL SELECT timestamptz '1960-01-01 00:00:00+00' + random() * interval '200 years'
+    FROM generate_series(1, REST / 2)
+  UNION ALL SELECT to_timestamp(floor(random() * 3.05e11 - 1.9e11)) + floor(random() * 1e6) * interval '1 microsecond'
+    FROM generate_series(1, REST - REST / 2)
+  UNION ALL SELECT t + d * interval '1 microsecond'
+    FROM unnest(ARRAY['1970-01-01 00:00:00+00', '2026-01-01 00:00:00+00',
+                      '2095-09-07 15:47:35.551+00', '2095-09-07 15:47:35.552+00',
+                      '10889-08-02 05:31:50.655+00', '10889-08-02 05:31:50.656+00',
+                      '4713-01-01 00:00:00+00 BC', '294276-12-31 23:59:59+00']::timestamptz[]) t,
+         unnest(ARRAY[-1001, -1000, -999, -1, 0, 1, 999, 1000]) d
+    WHERE t + d * interval '1 microsecond' BETWEEN '4713-01-01 00:00:00+00 BC' AND '294276-12-31 23:59:59.999999+00'
+  UNION ALL SELECT unnest(ARRAY['-infinity', 'infinity']::timestamptz[]);
+
+CREATE TABLE v_uuid AS
+  (SELECT u AS x FROM c_ids LIMIT SHARE)
+  UNION ALL (SELECT u FROM m_ids LIMIT SHARE)
+  UNION ALL SELECT md5(random()::text || i)::uuid FROM generate_series(1, REST / 2) i
+  UNION ALL SELECT gen_random_uuid() FROM generate_series(1, REST / 4)
+  UNION ALL SELECT (substr(h, 1, 12) || (ARRAY['1', '6', '7'])[1 + i % 3] || substr(h, 14, 3)
+                    || (ARRAY['8', '9', 'a', 'b'])[1 + (i / 3) % 4] || substr(h, 18, 15))::uuid
+    FROM (SELECT i, md5(random()::text || i) AS h FROM generate_series(1, REST - REST / 2 - REST / 4) i) r
+  UNION ALL SELECT unnest(ARRAY['00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
+                                '00000000-0000-7000-8000-000000000000', 'ffffffff-ffff-7fff-bfff-ffffffffffff',
+                                '00000000-0000-1000-8000-000000000000', 'ffffffff-ffff-1fff-bfff-ffffffffffff',
+                                '00000000-0000-6000-8000-000000000000', 'ffffffff-ffff-6fff-bfff-ffffffffffff',
+                                'ffffffff-ffff-7fff-7fff-ffffffffffff', 'ffffffff-ffff-7fff-cfff-ffffffffffff']::uuid[]);
+
+CREATE TABLE v_bigint_prefix AS SELECT x, any_prefix() AS p FROM v_bigint;
+CREATE TABLE v_uuid_prefix AS SELECT x, any_prefix() AS p FROM v_uuid;
+
+CREATE TABLE forms AS
+  SELECT x::text AS f FROM v_bigint
+  UNION ALL SELECT public.uid_to_text(x) FROM v_bigint WHERE x >= 0
+  UNION ALL SELECT public.uid_to_text(x, good_prefix()) FROM v_bigint WHERE x >= 0
+  UNION ALL SELECT x::text FROM v_uuid
+  UNION ALL SELECT upper(replace(x::text, '-', '')) FROM v_uuid
+  UNION ALL SELECT public.uuid_to_text(x) FROM v_uuid
+  UNION ALL SELECT public.uuid_to_typeid(x, good_prefix()) FROM v_uuid
+  UNION ALL SELECT base32hex(x) FROM v_uuid
+  UNION ALL SELECT left(base32hex(x), 26) FROM v_uuid
+  UNION ALL SELECT lpad(floor(random() * 1e13)::bigint::text, 13, '0') FROM generate_series(1, 1000)
+  UNION ALL SELECT (SELECT string_agg(substr('0123456789ABCDEFGHIJKLMNOPQRSTUV', 1 + floor(random() * 32)::int, 1), '')
+                    FROM generate_series(1, 26) WHERE i > 0) FROM generate_series(1, 1000) i;
+CREATE TABLE v_text AS
+  SELECT CASE WHEN random() < 0.5 THEN f ELSE mutate(f) END AS x FROM forms ORDER BY random() LIMIT N;
+INSERT INTO v_text SELECT unnest(ARRAY['', ' ', '-', '-0', '-00000000000000000000', '00000000000000000000',
+  '9223372036854775807', '9223372036854775808', '-1', '0000000000000', '0000000000010', '_', 'user_',
+  '_0000000000000', 'User_0000000000000', 'x=', '==', '0000000000000000000000000=',
+  'ıııııııııııııııı', 'éééééééééééééééé', E'\x0B0000000000000\x0B', 'v0000000000000v',
+  'ı000000000000', 'ſ000000000000', '000000000000ı', 'ı0000000000000000000000000']);
+
+CREATE TABLE v_text_prefix AS
+  SELECT CASE WHEN random() < 0.5 THEN f ELSE mutate(f) END AS x,
+         CASE WHEN random() < 0.6 THEN p ELSE any_prefix() END AS p
+  FROM (SELECT public.uid_to_text(x, p) AS f, p FROM (SELECT x, good_prefix() AS p FROM v_bigint WHERE x >= 0) a
+        UNION ALL
+        SELECT public.uuid_to_typeid(x, p), p FROM (SELECT x, good_prefix() AS p FROM v_uuid) b) s
+  ORDER BY random() LIMIT N;
+};
+$values =~ s/\bSHARE\b/$share/g;
+$values =~ s/\bREST\b/$rest/g;
+$values =~ s/\bN\b/$n/g;
+$cnode->safe_psql('cmp', $values);
+
+my $k = 0;
+for my $c (@compared)
+{
+	my ($f, $types, $table, $wrap) = @$c;
+	my @t      = split /, /, $types;
+	my $params = join ', ', map { "a$_ $t[$_ - 1]" } 1 .. @t;
+	my $args   = join ', ', map { "a$_" } 1 .. @t;
+	my $call   = sub {
+		my $e = "$_[0].$f($args)";
+		return $wrap ? sprintf($wrap, $e) : $e;
+	};
+	my $cols = @t == 1 ? 'x' : 'x, p';
+	$k++;
+	# the result as text, or the SQLSTATE of the error
+	$cnode->safe_psql(
+		'cmp', qq{
+CREATE FUNCTION outcome_$k(edition text, $params) RETURNS text LANGUAGE plpgsql AS \$\$
+BEGIN
+    IF edition = 'uid' THEN
+        RETURN (${\ $call->('public')})::text;
+    END IF;
+    RETURN (${\ $call->('m')})::text;
+EXCEPTION WHEN OTHERS THEN
+    RETURN 'ERROR ' || SQLSTATE;
+END \$\$;});
+	my ($total, $differ, $errors, $first) = split /\|/, $cnode->safe_psql(
+		'cmp', qq{
+SET client_min_messages = warning;
+SELECT count(*), count(*) FILTER (WHERE c IS DISTINCT FROM m), count(*) FILTER (WHERE c LIKE 'ERROR%'),
+       (array_agg(ROW($cols, c, m)::text) FILTER (WHERE c IS DISTINCT FROM m))[1:3]
+FROM (SELECT $cols, outcome_$k('uid', $cols) AS c, outcome_$k('m', $cols) AS m FROM $table) s});
+	is("$differ", '0',
+		"f) $f($types): uid and uid_managed agree on $total values, $errors of them refused"
+	) or diag("first differences (input, uid's, uid_managed's): $first");
+}
 $cnode->stop;
 
 # ---------------------------------------------------------------------------
@@ -346,6 +601,32 @@ set_clock($clock, '+0');
 is( owner_psql(
 		'SELECT ids.uid_next() > (SELECT max(id) FROM after_step)'),
 	't', 'e) the clock back: ids continue above');
+
+# ---------------------------------------------------------------------------
+# g) the SQL of docs/managed.md as pasted, on this server without uid, once
+#    the plain script is installed into its default schema
+# ---------------------------------------------------------------------------
+my $doc = slurp_file("$top/docs/managed.md");
+my @blocks = $doc =~ /^```sql\n(.*?)^```$/msg;
+cmp_ok(scalar @blocks, '>=', 2, 'g) docs/managed.md has SQL to run');
+$node->safe_psql('postgres', 'CREATE DATABASE docs OWNER owner');
+$node->command_ok(
+	[
+		'psql', '-X', '-q', '-U', 'owner', '-d', $node->connstr('docs'),
+		'-f', $script
+	],
+	'g) the plain script installs into its default schema');
+my $nblock = 0;
+for my $block (@blocks)
+{
+	$nblock++;
+	my ($ret, $out, $err) = $node->psql(
+		'docs', $block,
+		on_error_stop => 1,
+		extra_params  => [ '-U', 'owner' ]);
+	is($ret, 0, "g) docs/managed.md SQL block $nblock runs as pasted")
+	  or diag("$block\n$err");
+}
 
 $node->stop;
 done_testing();

@@ -96,6 +96,15 @@ is("$n|$distinct|$uuids", '10000|10000|10000', 'another role issues 10,000 ids a
 is($worker,     't', 'with the worker id the owner set');
 is($increasing, 't', 'strictly increasing');
 
+is( $node->safe_psql(
+		'm', q{
+	SELECT (ids.uid_decode('order_11X7H44DWJR00')).id,
+	       ids.uuid_from_typeid(ids.uuid_to_typeid('01890a5d-ac96-774b-bcce-b302099a8057', 'user'), 'user'),
+	       ids.uid_first_at('2026-01-01 00:00:00.000001+00')},
+		extra_params => [ '-U', 'app' ]),
+	'1221866523426643968|01890a5d-ac96-774b-bcce-b302099a8057|4194304',
+	'the other role reads ids back: uid_decode(text), TypeIDs, the time bounds');
+
 my ($ret, $out, $err) = $node->psql('m', 'SELECT ids.uid_managed_set_worker_id(1)',
 	extra_params => [ '-U', 'app' ]);
 like($err, qr/permission denied/, 'the other role cannot set the worker id');

@@ -280,22 +280,6 @@ sub postmaster_pid
 	return $pid;
 }
 
-sub children_of
-{
-	my ($pid) = @_;
-	my @c;
-	opendir my $dh, '/proc' or return ();
-	for my $p (grep { /^\d+$/ } readdir $dh)
-	{
-		open my $st, '<', "/proc/$p/stat" or next;
-		my $line = <$st> // '';
-		close $st;
-		push @c, $p if $line =~ /\)\s+\S+\s+(\d+)/ && $1 == $pid;
-	}
-	closedir $dh;
-	return @c;
-}
-
 # The store member's machine dies: SIGKILL of Patroni, of the postmaster and
 # of every PostgreSQL process, at once.
 sub kill_member
@@ -304,7 +288,7 @@ sub kill_member
 	my $m = $self->{members}{$name};
 	my $pm = $self->postmaster_pid($name);
 	my @procs = ($m->{patroni}{KIDS}[0]{PID} // ());
-	push @procs, $pm, children_of($pm) if $pm;
+	push @procs, $pm, UidCluster::children_of($pm) if $pm;
 	kill 'KILL', @procs;
 	$m->{patroni}->kill_kill(grace => 0);
 	$m->{dead} = 1;

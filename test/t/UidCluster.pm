@@ -45,6 +45,9 @@
 #                      them, initdb takes the locale from the environment,
 #                      and with none set, C and SQL_ASCII, in which the
 #                      clients of TAP 122 get bytes for text).
+#   teardown           every process of a node still running gets SIGCONT
+#                      first, so that a server a failed test left frozen
+#                      (SIGSTOP) stops (the END block below).
 package UidCluster;
 
 use strict;
@@ -292,5 +295,42 @@ my $copies_template = grep { /INITDB_TEMPLATE/ }
 	};
 	return $plain_init->($self, %params);
 };
+
+# The PIDs of the children of process $pid, from /proc.
+sub children_of
+{
+	my ($pid) = @_;
+	my @children;
+	opendir my $dh, '/proc' or die "no /proc: $!";
+	for my $p (grep { /^\d+$/ } readdir $dh)
+	{
+		open my $st, '<', "/proc/$p/stat" or next;
+		my $line = <$st>;
+		close $st;
+		next unless defined $line;
+		# pid (comm) state ppid ...
+		push @children, $p if $line =~ /\)\s+\S+\s+(\d+)/ && $1 == $pid;
+	}
+	closedir $dh;
+	return @children;
+}
+
+# A server that a test froze (SIGSTOP of the postmaster or of a child, as
+# the fault tests do) and did not thaw, because it failed first, would not
+# stop: the teardown's immediate shutdown waits for processes that cannot
+# run, and they stay stopped after the test.  Before the teardown (this END
+# runs before PostgreSQL::Test::Cluster's, which was compiled first), every
+# process of every node still running gets SIGCONT, which is nothing to a
+# process that was not stopped.
+END
+{
+	my $exit_code = $?;
+	for my $node (@PostgreSQL::Test::Cluster::all_nodes)
+	{
+		my $pm = $node->{_pid};
+		kill 'CONT', $pm, children_of($pm) if defined $pm;
+	}
+	$? = $exit_code;
+}
 
 1;

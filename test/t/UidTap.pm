@@ -238,11 +238,13 @@ sub nothing_at_or_below
 
 # The hostile database owner's recorder (TAP 085, 086): schema app with the
 # table app.hits and app.mark(what), which records who ran it and, when a
-# superuser does, makes the role dbowner a superuser.  Planted functions
+# superuser does, makes the role $role (default dbowner) a superuser.  Planted functions
 # call it; an empty app.hits and a dbowner without superuser prove that none
 # ran.
 sub hostile_mark_sql
 {
+	my ($role) = @_;
+	$role //= 'dbowner';
 	return q{
 	CREATE SCHEMA app;
 	GRANT USAGE ON SCHEMA app TO PUBLIC;
@@ -253,10 +255,10 @@ sub hostile_mark_sql
 		INSERT INTO app.hits SELECT what, r.rolname, r.rolsuper
 			FROM pg_catalog.pg_roles r WHERE r.rolname = current_user;
 		IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
-			EXECUTE 'ALTER ROLE dbowner SUPERUSER';
+			EXECUTE 'ALTER ROLE ROLE_TO_RAISE SUPERUSER';
 		END IF;
 	END $$;
-};
+} =~ s/ROLE_TO_RAISE/$role/r;
 }
 
 # The 32-byte record of src/floor/hwm.c.  Version 2: magic, version, int64 ms of
@@ -319,19 +321,7 @@ sub server_pids
 	my ($node) = @_;
 	my $pm = $node->{_pid};
 	die "node is not running" unless defined $pm;
-	my @children;
-	opendir my $dh, '/proc' or die "no /proc: $!";
-	for my $p (grep { /^\d+$/ } readdir $dh)
-	{
-		open my $st, '<', "/proc/$p/stat" or next;
-		my $line = <$st>;
-		close $st;
-		next unless defined $line;
-		# pid (comm) state ppid ...
-		push @children, $p if $line =~ /\)\s+\S+\s+(\d+)/ && $1 == $pm;
-	}
-	closedir $dh;
-	return ($pm, @children);
+	return ($pm, UidCluster::children_of($pm));
 }
 
 # Freezes the whole server (SIGSTOP of the postmaster and every child), as a
