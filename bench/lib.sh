@@ -692,6 +692,8 @@ bench_report() {
 	bench_report_id_type
 	bench_report_partitions
 	echo
+	bench_report_managed
+	echo
 	bench_report_wal_floor
 	} | tee "$out/report.md"
 	q -c "\copy result TO '$out/results.csv' WITH (FORMAT csv, HEADER)"
@@ -754,6 +756,7 @@ bench_main() {
 	AUDN=10000000 ROUNDS_AUD=3 WHN=2000 IDN=1000000 IDL=200000 ROUNDS_ID=5
 	WALN=10000000 WALSECS=10
 	PARTN=1000000 ROUNDS_PART=5 PART_Q=500
+	MGN=200000 ROUNDS_MG=3 MG_PGB_T=5 MGINSN=1000000
 	# --quick, also after the name of one suite (--adopt --quick)
 	if [[ " $* " == *" --quick "* ]]; then
 		ROUNDS=3 N=200000 PGB_T=2 ROUNDS_PGB=1 ROUNDS_INS=1 INSN=200000 DURN=200000
@@ -762,11 +765,13 @@ bench_main() {
 		AUDN=1000000 ROUNDS_AUD=2 WHN=500 IDN=200000 IDL=50000 ROUNDS_ID=2
 		WALN=3000000 WALSECS=3
 		PARTN=200000 ROUNDS_PART=2 PART_Q=100
+		MGN=50000 ROUNDS_MG=1 MG_PGB_T=2 MGINSN=100000
 	fi
 	local out="$top/bench/out"
 	mkdir -p "$out"
 	bench_start_server
-	# one suite alone: --bulk-cap, --adopt, --tenure, --time-filters, --id-type, --wal, --partitions
+	# one suite alone: --bulk-cap, --adopt, --tenure, --time-filters, --id-type, --wal, --partitions,
+	# --managed
 	case "${1:-}" in
 	--bulk-cap) bench_one_suite "bulk generation" bulk_cap; return ;;
 	--adopt) bench_one_suite "adoption" adopt; return ;;
@@ -775,6 +780,7 @@ bench_main() {
 	--id-type) bench_one_suite "the uid type" id_type; return ;;
 	--wal) bench_one_suite "issued time in the WAL" wal_floor; return ;;
 	--partitions) bench_one_suite "partitions by the time in the IDs" partitions; return ;;
+	--managed) bench_one_suite "the managed edition" managed; return ;;
 	esac
 	bench_percall
 	bench_ticket_blocks
@@ -788,6 +794,7 @@ bench_main() {
 	bench_tenure
 	bench_id_type
 	bench_partitions
+	bench_managed
 	bench_wal_floor
 	echo
 	bench_report "$out"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # uid benchmarks: one command, one throwaway server, one run, ratios.
 #
-#   sudo bash bench/run.sh            full run (about 17 minutes on 2 cores, 7 of
-#                                     them the adoption suite)
+#   sudo bash bench/run.sh            full run (about 25 minutes on 2 cores: 7 of
+#                                     them the adoption suite, 8 the managed edition)
 #   sudo bash bench/run.sh --quick    fewer rounds and smaller sizes (a smoke run;
 #                                     also after a suite: --adopt --quick)
 #   sudo bash bench/run.sh --bulk-cap       only bulk generation against the layout cap
@@ -19,6 +19,11 @@
 #                                     filters against hand-written index forms)
 #   sudo bash bench/run.sh --partitions   only partitions by the time in the IDs
 #                                     (inserts into daily partitions; one hour of 30 days)
+#   sudo bash bench/run.sh --managed  only the managed edition (uid_managed, installed as
+#                                     its plain script beside uid): per call, 8-client
+#                                     pgbench and 1M-row inserts against gen_random_uuid(),
+#                                     uuidv7() where PostgreSQL has it, nextval() and uid
+#                                     (on 18: PG_CONFIG=<its pg_config> sudo -E bash bench/run.sh --managed)
 #
 # Candidates are alternated within every round and medians are quoted, so
 # the ratios come from the same run on the same machine.  Results go to
@@ -50,5 +55,6 @@ cd "$top"
 . bench/adopt.sh
 . bench/wal_floor.sh
 . bench/partitions.sh
+. bench/managed.sh
 uid_build_private_install
 bench_main "$@"

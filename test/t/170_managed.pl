@@ -2,7 +2,8 @@
 # as its plain script by a role that is not a superuser, on a server that
 # does not preload uid:
 #  a) the install, the privileges, and the worker id (UID02 where the
-#     database publishes, until the owner sets one);
+#     database publishes, until the owner sets one; a change seen by a
+#     session that has called uid_next() already);
 #  b) its ids read back by uid's C functions and uid's by its own, 100,000
 #     each way: uid_decode, uid_time, uid_from_time, the text forms, and
 #     the UUIDv7 fields;
@@ -133,6 +134,21 @@ my $after = app_psql('SELECT ids.uid_next()');
 is(app_psql("SELECT (ids.uid_decode($after)).worker_id"),
 	'3', 'then ids carry it');
 cmp_ok($after, '>', $first, 'and are above the earlier ones');
+
+# uid_next() reads the worker id from a function that a trigger on the
+# settings rewrites, folded into its cached plan: a session that has
+# called it already sees a change from its next transaction on, however
+# the settings change.
+my $holder = $node->background_psql('m', extra_params => [ '-U', 'app' ]);
+is($holder->query_safe('SELECT (ids.uid_decode(ids.uid_next())).worker_id'),
+	'3', 'a session that has called uid_next() with worker id 3');
+owner_psql('UPDATE ids.uid_managed_config SET worker_id = 5');
+is($holder->query_safe('SELECT (ids.uid_decode(ids.uid_next())).worker_id'),
+	'5', 'sees a worker id written into the settings by hand in its next transaction');
+owner_psql('SELECT ids.uid_managed_set_worker_id(3)');
+is($holder->query_safe('SELECT (ids.uid_decode(ids.uid_next())).worker_id'),
+	'3', 'and one set by uid_managed_set_worker_id()');
+$holder->quit;
 owner_psql('DROP PUBLICATION pub_ids; DROP TABLE published');
 
 # ---------------------------------------------------------------------------
