@@ -109,4 +109,20 @@ my ($ret, $out, $err) = $node->psql('m', 'SELECT ids.uid_managed_set_worker_id(1
 	extra_params => [ '-U', 'app' ]);
 like($err, qr/permission denied/, 'the other role cannot set the worker id');
 
+# pg_dump of the database and its restore into another (the dump carries
+# pg_tle's copy of the extension's files too): the worker id and both generators' state come back,
+# and the restored database issues above every id of the dumped one
+my $max = owner_psql('SELECT ids.uid_next()');
+my $max_u = owner_psql('SELECT ids.uuid7()');
+my $dump = PostgreSQL::Test::Utils::tempdir() . '/m.sql';
+$node->command_ok([ 'pg_dump', '-d', $node->connstr('m'), '-f', $dump ], 'pg_dump of the database');
+$node->safe_psql('postgres', 'CREATE DATABASE m2 OWNER owner');
+$node->command_ok(
+	[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('m2'), '-f', $dump ],
+	'its restore runs without an error');
+my ($w2, $above, $above_u) = split /\|/, $node->safe_psql('m2', qq{
+	SELECT (ids.uid_decode(ids.uid_next())).worker_id, ids.uid_next() > $max, ids.uuid7() > '$max_u'});
+is($w2, '9', 'the restored database keeps the worker id the owner set');
+is("$above|$above_u", 't|t', 'and issues ids and UUIDs above the dumped database\'s');
+
 done_testing();
