@@ -129,9 +129,8 @@ END\$\$;
 
 # Starts a node: under libfaketime (on the real time, until
 # repeat_when_behind stops its clock) where its name says its clock is to
-# fall behind, and without it where 8 sessions are to load it (libfaketime
-# reads its file in a signal handler too, which a backend that a timeout
-# interrupts in malloc() did not survive).
+# fall behind, and without it where 8 sessions are to load it (there, under
+# libfaketime, a backend once aborted in glibc's heap check of malloc()).
 sub start_node
 {
 	my ($node) = @_;
