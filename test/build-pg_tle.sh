@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds pg_tle (pg_tle-*.tar.gz in ../shared/pg_tle) against one PostgreSQL
-# version (default 15), for the test of uid_managed installed through it
+# version (default 15; the others are test/build-pg.sh's builds), for the test of uid_managed installed through it
 # (test/t/171_managed_pgtle.pl).  Prints the directory of its files, laid
 # out as "make install DESTDIR=" leaves them: copied over a private install
 # of that server (test/lib.sh, tmp_install), they make CREATE EXTENSION
@@ -9,6 +9,9 @@
 #   bash test/build-pg_tle.sh 15          -> /var/cache/uid-pg/pg_tle-<sha>-on-15-<sha>
 #   bash test/build-pg_tle.sh --check 15  exits 0 if the pg_tle sources are
 #                                         there, 2 if not (prints nothing)
+#
+# pg_tle 1.5.2 builds against PostgreSQL 15 to 18; against 19 it does not
+# (test/run.sh names the errors and does not try it there).
 #
 # Cached like Citus (test/build-citus.sh), keyed by the checksums of the
 # tarball and of the server; UID_PG_TLE_SOURCES is the directory of the

@@ -34,7 +34,7 @@ if (!-e "$sharedir/extension/pg_tle.control")
 	  grep { defined } ($ENV{UID_PG_CACHE}, '/var/cache/uid-pg',
 		($ENV{HOME} // '/nonexistent') . '/.cache/uid-pg');
 	plan skip_all =>
-	  "pg_tle is not built for PostgreSQL $major (as root: bash test/build-pg_tle.sh $major)"
+	  "pg_tle is not built for PostgreSQL $major (as root: bash test/build-pg_tle.sh $major; pg_tle 1.5.2 builds on 15 to 18, not on 19: docs/managed.md)"
 	  unless defined $dir;
 	system("tar -C '$dir' --exclude=./.uid-build-complete -cf - . | tar -C '$install' -xf -") == 0
 	  or die "could not copy pg_tle into $install";
