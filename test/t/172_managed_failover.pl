@@ -475,6 +475,12 @@ for my $name ('pitr_same_clock', 'pitr_behind')
 	$r->init_from_backup($origin, 'base', has_restoring => 1, standby => 0);
 	$r->append_conf('postgresql.conf',
 		"recovery_target_name = 'mid'\nrecovery_target_action = 'promote'\narchive_mode = off\n");
+	# the restore command without libfaketime: its cp, started after pg_ctl
+	# (which made libfaketime's shared memory, and removed it as it
+	# exited) has returned, died of SIGBUS in libfaketime, and the
+	# recovery with it
+	my $archive = $origin->archive_dir;
+	$r->append_conf('postgresql.conf', qq{restore_command = 'LD_PRELOAD= cp "$archive/%f" "%p"'\n});
 	start_node($r);
 	wait_promoted($r);
 	my $what = $name eq 'pitr_behind' ? 'b) PITR, clock behind' : 'b) PITR, clock past';
