@@ -31,23 +31,7 @@ use lib $FindBin::RealBin;
 use UidTap;
 
 my $top   = "$FindBin::RealBin/../..";
-my $build = PostgreSQL::Test::Utils::tempdir('uid_managed');
-system('bash', "$top/managed/build.sh", $build) == 0
-  or die 'managed/build.sh failed';
-my $script = "$build/uid_managed--1.0.sql";
-
-# Installs the plain script into schema $schema of $db as role $role.
-sub install_managed
-{
-	my ($node, $db, $role, $schema) = @_;
-	$node->command_ok(
-		[
-			'psql', '-X', '-q', '-v', "schema=$schema", '-U', $role,
-			'-d', $node->connstr($db), '-f', $script
-		],
-		"the plain script installs into schema $schema as $role");
-	return;
-}
+my $script = managed_build() . '/uid_managed--1.0.sql';
 
 # ---------------------------------------------------------------------------
 # a) install by an owner that is not a superuser, on a server without uid

@@ -40,9 +40,7 @@ if (!-e "$sharedir/extension/pg_tle.control")
 	  or die "could not copy pg_tle into $install";
 }
 
-my $build = PostgreSQL::Test::Utils::tempdir('uid_managed');
-system('bash', "$top/managed/build.sh", $build) == 0
-  or die 'managed/build.sh failed';
+my $build = managed_build();
 
 my $node = PostgreSQL::Test::Cluster->new('pgtle');
 $node->init;

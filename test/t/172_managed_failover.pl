@@ -46,11 +46,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use UidTap;
 
-my $top   = "$FindBin::RealBin/../..";
 my $tmp   = PostgreSQL::Test::Utils::tempdir('uid_managed');
-system('bash', "$top/managed/build.sh", $tmp) == 0
-  or die 'managed/build.sh failed';
-my $script   = "$tmp/uid_managed--1.0.sql";
 my $sessions = 8;
 
 # Roles owner (installs uid_managed into schema ids of database m) and app
@@ -62,11 +58,7 @@ sub set_up
 	$node->safe_psql('postgres', 'CREATE ROLE owner LOGIN NOSUPERUSER');
 	$node->safe_psql('postgres', 'CREATE ROLE app LOGIN NOSUPERUSER');
 	$node->safe_psql('postgres', 'CREATE DATABASE m OWNER owner');
-	$node->command_ok(
-		[
-			'psql', '-X', '-q', '-v', 'schema=ids', '-U', 'owner',
-			'-d', $node->connstr('m'), '-f', $script
-		],
+	install_managed($node, 'm', 'owner', 'ids',
 		$node->name . ': the plain script installs uid_managed as its owner');
 	$node->safe_psql(
 		'm', q{

@@ -38,12 +38,14 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes ();
 use IPC::Run;
+use File::Basename ();
+use File::Spec;
 use UidCluster;
 
 our @EXPORT = qw(uid_node sqlstate_of faketime_start set_clock faketime_node clock_file freeze_clock read_hwm logical_writer conninfo insert_on_all freeze_all
   offset_to id_unix_ms nothing_at_or_below hostile_mark_sql
   write_hwm_v1 kill9_all uid_epoch_ms on_path hibernate_jars missing_jvm_php_perl_clients skip_unless_installed
-  run_client);
+  run_client managed_build install_managed);
 
 our $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -259,6 +261,33 @@ sub hostile_mark_sql
 		END IF;
 	END $$;
 } =~ s/ROLE_TO_RAISE/$role/r;
+}
+
+# The managed edition built by managed/build.sh into a directory of the
+# test's own, once per test file: its plain script and pg_tle installer.
+my $managed_dir;
+sub managed_build
+{
+	return $managed_dir if defined $managed_dir;
+	my $top = File::Basename::dirname(File::Spec->rel2abs(__FILE__)) . '/../..';
+	my $dir = PostgreSQL::Test::Utils::tempdir('uid_managed');
+	system('bash', "$top/managed/build.sh", $dir) == 0
+	  or die 'managed/build.sh failed';
+	return $managed_dir = $dir;
+}
+
+# Installs the edition's plain script into schema $schema of database $db
+# as role $role (a test of its own, named $name or after the three).
+sub install_managed
+{
+	my ($node, $db, $role, $schema, $name) = @_;
+	$node->command_ok(
+		[
+			'psql', '-X', '-q', '-v', "schema=$schema", '-U', $role,
+			'-d', $node->connstr($db), '-f', managed_build() . '/uid_managed--1.0.sql'
+		],
+		$name // "the plain script installs into schema $schema as $role");
+	return;
 }
 
 # The 32-byte record of src/floor/hwm.c.  Version 2: magic, version, int64 ms of
